@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as account from './actions/account';
+import { router } from './actions/router';
+import { listSearch } from './methods';
+
+export class DocumentScanning implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Scanning',
+		name: 'documentScanning',
+		icon: { light: 'file:documentScanning.svg', dark: 'file:documentScanning.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Extract structured data from invoices, delivery notes and other documents',
+		defaults: { name: 'Document Scanning' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'documentScanningApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Scan', value: 'scan' },
+					{ name: 'Template', value: 'template' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'scan',
+			},
+			...account.description,
+		],
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,61 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import * as account from './account';
+import type { DocumentScanningType } from './node.type';
+import {
+	asItemError,
+	DEFAULT_CONCURRENCY,
+	errorItem,
+	mapWithConcurrency,
+	MAX_CONCURRENCY,
+} from '../helpers/utils';
+
+type Operation = {
+	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+};
+
+// Every resource's operations; filled in as resources are added.
+const resources: Partial<Record<DocumentScanningType['resource'], Record<string, Operation>>> = {
+	account: { get: account.get },
+};
+
+/**
+ * Routes every input item to the operation chosen in the node, a bounded number at a time,
+ * keeps the output in input order and, with "Continue On Fail", turns a failure into one
+ * `{ error }` item paired to its input item.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as DocumentScanningType['resource'];
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const handler = resources[resource]?.[operation];
+	if (!handler) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" is not supported for the resource "${resource}"`,
+		);
+	}
+
+	const concurrency = Math.min(
+		MAX_CONCURRENCY,
+		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) || DEFAULT_CONCURRENCY,
+	);
+	const continueOnFail = this.continueOnFail();
+
+	const perItem = await mapWithConcurrency(
+		items.length,
+		concurrency,
+		async (itemIndex) => {
+			try {
+				return await handler.execute.call(this, itemIndex);
+			} catch (error) {
+				if (continueOnFail) return [errorItem(error, itemIndex)];
+				throw asItemError(this, error, itemIndex);
+			}
+		},
+		!continueOnFail,
+	);
+
+	return [perItem.flat()];
+}
