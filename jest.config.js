@@ -4,9 +4,9 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
 	testTimeout: 30000,
-	// n8n-core's engine keeps a few timers; tests close their servers themselves.
-	forceExit: false,
+	// No watchman on CI machines; jest would wait for it.
+	watchman: false,
 };

@@ -159,10 +159,6 @@ export class Store {
     return this.accountsByKey.get(key);
   }
 
-  account(id: number): AccountRecord | undefined {
-    return this.accounts.get(id);
-  }
-
   remainingScans(account: AccountRecord): number {
     return Math.max(0, account.totalScans - account.usedScans);
   }

@@ -60,7 +60,6 @@ export const LIVE_OPTION_KEYS = [
   'deliveryTimeoutMs',
   'log',
 ] as const;
-export type LiveOptions = Pick<SandboxOptions, (typeof LIVE_OPTION_KEYS)[number]>;
 
 export type FaultKind = 'status500' | 'drop' | 'latency' | 'dropAfterCommit' | 'status';
 

@@ -1,0 +1,72 @@
+/** Wires the sandbox's parts together and owns reset/shutdown. Shared by routes, control and server. */
+import { VirtualClock } from './clock';
+import { Deliverer } from './deliveries';
+import { Faults } from './faults';
+import { mergeLiveOptions, mergeOptions, ResolvedOptions } from './options';
+import { Processor } from './processing';
+import { Scheduler } from './scheduler';
+import { Store } from './state';
+import { RequestLogEntry, SandboxOptions } from './types';
+
+export class SandboxCore {
+  readonly clock = new VirtualClock();
+  readonly store = new Store(this.clock);
+  readonly faults = new Faults();
+  /** Processing steps (cancelled by reset and shutdown). */
+  readonly processingTimers = new Scheduler();
+  /** Per-request waits such as latency faults (cancelled by shutdown only). */
+  readonly requestTimers = new Scheduler();
+  readonly deliverer: Deliverer;
+  readonly processor: Processor;
+  requestLog: RequestLogEntry[] = [];
+  private current: ResolvedOptions;
+
+  constructor(private readonly startOptions: ResolvedOptions) {
+    this.current = startOptions;
+    const options = (): ResolvedOptions => this.current;
+    this.deliverer = new Deliverer({ store: this.store, clock: this.clock, options });
+    this.processor = new Processor({
+      store: this.store,
+      scheduler: this.processingTimers,
+      options,
+      onTerminal: (scan) => this.deliverer.dispatchForScan(scan),
+    });
+    this.seed();
+  }
+
+  get options(): ResolvedOptions {
+    return this.current;
+  }
+
+  setOptions(partial: Partial<SandboxOptions>): void {
+    this.current = mergeLiveOptions(this.current, partial);
+  }
+
+  /** Wipes all state and reseeds; options return to the start options, then `partial` applies. */
+  reset(partial: Partial<SandboxOptions> = {}): void {
+    if (partial.port !== undefined || partial.host !== undefined) throw new Error('port and host cannot change on reset');
+    const next = mergeOptions(this.startOptions, partial);
+    this.stopBackgroundWork('sandbox reset');
+    this.current = next;
+    this.clock.reset();
+    this.faults.clear();
+    this.requestLog = [];
+    this.store.clear();
+    this.seed();
+  }
+
+  shutdown(): void {
+    this.stopBackgroundWork('sandbox closed');
+    this.requestTimers.cancelAll();
+  }
+
+  private stopBackgroundWork(reason: string): void {
+    this.processingTimers.cancelAll();
+    this.processor.reset();
+    this.deliverer.abortAll(reason);
+  }
+
+  private seed(): void {
+    if (this.current.seed) this.store.seed(this.current.extraApiKeys);
+  }
+}

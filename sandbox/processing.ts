@@ -1,0 +1,137 @@
+/** Background processing: uploaded -> processing -> completed | validation_failed | failed. */
+import { createHash } from 'node:crypto';
+import { confidenceFor, extractData, extractionSeed, failureReason, violateRule } from './extract';
+import { ResolvedOptions } from './options';
+import { Scheduler } from './scheduler';
+import { ScanRecord, Store } from './state';
+import { ExtractionMode, Outcome, ScanStatus } from './types';
+
+/** Default outcome by file name: "fail" -> failed, "invalid" -> validation_failed, else completed. */
+export function outcomeForFilename(filename: string): Outcome {
+  const lower = filename.toLowerCase();
+  if (lower.includes('fail')) return 'failed';
+  if (lower.includes('invalid')) return 'validation_failed';
+  return 'completed';
+}
+
+/**
+ * Fills the result fields of a scan for a terminal status (no refund, no deliveries).
+ * Used by background processing and by seeded scans.
+ */
+export function applyResult(scan: ScanRecord, mode: ExtractionMode, status: ScanStatus): void {
+  const seed = extractionSeed(scan.filename, scan.contentSha256);
+  scan.status = status;
+  scan.confidence = null;
+  scan.extractedData = null;
+  scan.validationErrors = null;
+  scan.errorMessage = null;
+  if (status === 'completed' || status === 'validation_failed') {
+    scan.extractedData = extractData(mode, seed);
+    scan.validationErrors = status === 'validation_failed' ? violateRule(mode, scan.extractedData) : [];
+    scan.confidence = confidenceFor(status, seed);
+  } else if (status === 'failed') {
+    scan.errorMessage = failureReason(seed);
+  }
+}
+
+/** A scan that is not stored anywhere, for sample deliveries. */
+export function sampleScan(templateId: number, mode: ExtractionMode, status: Outcome, now: number): ScanRecord {
+  const filename = 'sample-document.pdf';
+  const scan: ScanRecord = {
+    id: 0,
+    accountId: 0,
+    templateId,
+    filename,
+    status: 'uploaded',
+    confidence: null,
+    extractedData: null,
+    reviewedData: null,
+    validationErrors: null,
+    isPartial: false,
+    errorMessage: null,
+    createdAt: now,
+    updatedAt: now,
+    contentSha256: createHash('sha256').update(filename).digest('hex'),
+    charged: false,
+    plannedOutcome: status,
+  };
+  applyResult(scan, mode, status);
+  return scan;
+}
+
+export interface ProcessorDeps {
+  store: Store;
+  scheduler: Scheduler;
+  options: () => ResolvedOptions;
+  /** Called once when a scan reaches a terminal status. */
+  onTerminal: (scan: ScanRecord) => void;
+}
+
+export class Processor {
+  private held = false;
+  /** Scans whose next step came due while held. */
+  private parked = new Set<number>();
+  private nextOutcomes: Outcome[] = [];
+
+  constructor(private readonly deps: ProcessorDeps) {}
+
+  /** The outcome for the next upload: the queue first (FIFO), else the file-name rule. */
+  planOutcome(filename: string): Outcome {
+    return this.nextOutcomes.shift() ?? outcomeForFilename(filename);
+  }
+
+  setNextOutcomes(outcomes: Outcome[]): void {
+    this.nextOutcomes = [...outcomes];
+  }
+
+  /** Starts background processing of a freshly uploaded scan. */
+  start(scan: ScanRecord): void {
+    this.schedule(scan.id);
+  }
+
+  /** While held, scans stay in their current status; on release each parked scan takes its next step after the delay. */
+  hold(on: boolean): void {
+    this.held = on;
+    if (on) return;
+    const due = [...this.parked];
+    this.parked.clear();
+    for (const id of due) this.schedule(id);
+  }
+
+  /** Forgets held scans and queued outcomes (timers are cancelled by the scheduler's owner). */
+  reset(): void {
+    this.held = false;
+    this.parked.clear();
+    this.nextOutcomes = [];
+  }
+
+  private schedule(scanId: number): void {
+    this.deps.scheduler.after(this.deps.options().processingDelayMs, () => this.step(scanId));
+  }
+
+  private step(scanId: number): void {
+    const { store } = this.deps;
+    const scan = store.scan(scanId);
+    if (!scan) return;
+    if (this.held) {
+      this.parked.add(scanId);
+      return;
+    }
+    if (scan.status === 'uploaded') {
+      scan.status = 'processing';
+      store.touch(scan);
+      this.schedule(scanId);
+    } else if (scan.status === 'processing') {
+      this.finish(scan);
+    }
+  }
+
+  private finish(scan: ScanRecord): void {
+    const { store } = this.deps;
+    const template = store.template(scan.templateId);
+    applyResult(scan, template?.extractionMode ?? 'scalar', scan.plannedOutcome);
+    if (scan.status === 'failed') store.refund(scan);
+    store.touch(scan);
+    this.deps.onTerminal(scan);
+  }
+}
