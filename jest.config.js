@@ -7,6 +7,7 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
 	testTimeout: 30000,
+	setupFilesAfterEnv: ['<rootDir>/test/harness/jest.setup.ts'],
 	// No watchman on CI machines; jest would wait for it.
 	watchman: false,
 };

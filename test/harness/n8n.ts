@@ -50,6 +50,7 @@ import type {
 } from 'n8n-workflow';
 import {
 	createDeferredPromise,
+	createRunExecutionData,
 	ICredentialsHelper,
 	isExpression,
 	NodeConnectionTypes,
@@ -335,13 +336,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 	const additionalData = additionalDataFor(credentialsHelper, hooks);
 
-	const runExecutionData: IRunExecutionData = {
-		version: 1,
-		startData: {},
-		resultData: { runData: {} },
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
 		executionData: {
-			contextData: {},
-			metadata: {},
 			nodeExecutionStack: [
 				{
 					node: workflow.getNode('Manual Trigger')!,
@@ -349,10 +345,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 					source: null,
 				},
 			],
-			waitingExecution: {},
-			waitingExecutionSource: {},
 		},
-	} as IRunExecutionData;
+	});
 
 	const mode: WorkflowExecuteMode = 'manual';
 	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
@@ -473,12 +467,18 @@ export class TriggerHarness {
 	}
 
 	private webhookData(isTest: boolean): IWebhookData {
-		const additionalData = this.additionalData();
-		const [webhookData] = NodeHelpers.getNodeWebhooks(this.workflow, this.node, additionalData).filter(
-			(webhook) => webhook.webhookDescription.name === 'default',
-		);
-		if (!webhookData) throw new Error('The trigger node declares no default webhook');
-		return { ...webhookData, isTest };
+		const webhookDescription = this.nodeType.description.webhooks?.find((w) => w.name === 'default');
+		if (!webhookDescription) throw new Error('The trigger node declares no default webhook');
+		return {
+			httpMethod: webhookDescription.httpMethod as IWebhookData['httpMethod'],
+			node: this.node.name,
+			path: String(webhookDescription.path),
+			webhookDescription,
+			workflowId: String(this.workflow.id),
+			workflowExecuteAdditionalData: this.additionalData(),
+			webhookId: this.node.webhookId,
+			isTest,
+		};
 	}
 
 	/** The URL n8n would register for this node (production, or test when `isTest`). */
@@ -664,4 +664,60 @@ export async function startReceiver(getHarness: () => TriggerHarness): Promise<R
 /** `sha256=` + lowercase hex HMAC-SHA256 of the raw body, as the service signs deliveries. */
 export function sign(secret: string, rawBody: string | Buffer): string {
 	return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Credential test, as n8n runs it when the user clicks "Test" / saves the credential
+// ---------------------------------------------------------------------------------------
+
+export interface CredentialTestOutcome {
+	/** HTTP status, or undefined when no response came back. */
+	status?: number;
+	/** The request as n8n would send it (URL after expression resolution, header names). */
+	url: string;
+	headerNames: string[];
+	/** Network-level error text, when the request could not be made. */
+	networkError?: string;
+}
+
+/**
+ * Resolves the credential type's `test.request` with the given credential data (expressions
+ * in baseURL/url are evaluated as n8n does), applies `authenticate`, and sends it.
+ */
+export async function runCredentialTest(
+	credentials: ICredentialDataDecryptedObject,
+): Promise<CredentialTestOutcome> {
+	const { nodeTypes, credentialTypes } = await loadPackage();
+	const type = credentialTypes[CREDENTIAL_TYPE];
+	if (!type.test?.request) throw new Error('The credential type has no test request');
+	const node: INode = {
+		id: 'credential-test',
+		name: 'Credential test',
+		type: MANUAL_TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const resolved = workflow.expression.getComplexParameterValue(
+		node,
+		type.test.request as unknown as INodeParameters,
+		'internal',
+		{ $credentials: credentials },
+		undefined,
+		undefined,
+		credentials,
+	) as unknown as IHttpRequestOptions;
+	const helper = new TestCredentialsHelper(credentialTypes, { [CREDENTIAL_TYPE]: credentials });
+	const request = await helper.authenticate(credentials, CREDENTIAL_TYPE, { ...resolved }, workflow, node);
+	const url = `${String(request.baseURL ?? '')}${String(request.url)}`;
+	const headers = (request.headers ?? {}) as Record<string, string>;
+	try {
+		const response = await fetch(url, { method: request.method ?? 'GET', headers });
+		await response.arrayBuffer();
+		return { status: response.status, url, headerNames: Object.keys(headers) };
+	} catch (error) {
+		const cause = (error as Error & { cause?: Error }).cause;
+		return { url, headerNames: Object.keys(headers), networkError: String(cause?.message ?? error) };
+	}
 }
