@@ -266,11 +266,22 @@ const NETWORK_ERROR_CODES = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 
+/**
+ * The network error code (ECONNRESET, ECONNABORTED, ...) of a failed request. n8n's request
+ * helper wraps the client error in a NodeApiError that keeps the code as `httpCode` and the
+ * original text in `messages`; plain errors carry `code`, possibly on a `cause`.
+ */
 function errorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && isPlainObjectLike(current); depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && code !== '') return code;
+		const { code, httpCode, errorResponse } = current as {
+			code?: unknown;
+			httpCode?: unknown;
+			errorResponse?: { code?: unknown };
+		};
+		for (const candidate of [code, httpCode, errorResponse?.code]) {
+			if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
+		}
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
@@ -281,7 +292,9 @@ function isPlainObjectLike(value: unknown): value is object {
 }
 
 function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	if (!(error instanceof Error)) return String(error);
+	const { messages } = error as { messages?: unknown };
+	return [error.message, ...(Array.isArray(messages) ? messages.map(String) : [])].join(' ');
 }
 
 /** A request that may or may not have reached the server: timeout, reset, hang-up. */
@@ -468,7 +481,8 @@ function networkError(ctx: ApiContext, error: unknown, baseURL: string, request:
 		: `Could not reach the Document Scanning API at ${host}${code ? ` (${code})` : ''}${forItem(request.itemIndex)}`;
 	const apiErr = new NodeApiError(
 		ctx.getNode(),
-		{ code: code ?? null, message },
+		// No `code` here: NodeApiError would replace the message with its generic text for it.
+		{ message },
 		{
 			message,
 			description:
@@ -478,6 +492,7 @@ function networkError(ctx: ApiContext, error: unknown, baseURL: string, request:
 	);
 	apiErr.httpCode = null;
 	apiErr.context.outcomeUnknown = true;
+	if (code) apiErr.context.code = code;
 	apiErr.context.request = `${request.method} ${request.path}`;
 	return apiErr;
 }

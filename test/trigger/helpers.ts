@@ -1,0 +1,108 @@
+/** Helpers for the trigger tests: a sandbox, trigger harnesses, raw deliveries to the receiver. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
+import { readRequest, TriggerHarness, type WebhookCallResult } from '../harness/n8n';
+
+export const ALL_EVENTS = ['scan.completed', 'scan.failed'];
+
+export async function makeHarness(
+	sandbox: Sandbox,
+	webhookBaseUrl: string,
+	parameters: INodeParameters = { events: ALL_EVENTS },
+	staticData?: IDataObject,
+): Promise<TriggerHarness> {
+	return await TriggerHarness.create({
+		parameters,
+		env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY },
+		webhookBaseUrl,
+		staticData,
+	});
+}
+
+/** The node's part of the workflow static data. */
+export function nodeStatic(harness: TriggerHarness): IDataObject {
+	const data = harness.staticData as IDataObject;
+	return (data['node:Document Scanning Trigger'] ?? {}) as IDataObject;
+}
+
+/** GET /webhooks of the default account, unwrapped from either envelope. */
+export async function listWebhooks(sandbox: Sandbox): Promise<IDataObject[]> {
+	const res = await fetch(`${sandbox.baseUrl}/webhooks`, {
+		headers: { Accept: 'application/json', Authorization: `Bearer ${DEFAULT_API_KEY}` },
+	});
+	const body = (await res.json()) as IDataObject | IDataObject[];
+	return Array.isArray(body) ? body : (body.data as IDataObject[]);
+}
+
+export async function uploadScan(sandbox: Sandbox, filename: string, templateId = 1): Promise<number> {
+	const form = new FormData();
+	form.append('template_id', String(templateId));
+	form.append('file', new Blob([`%PDF-1.4\n% ${filename} ${Math.random()}\n%%EOF\n`]), filename);
+	const res = await fetch(`${sandbox.baseUrl}/scans`, {
+		method: 'POST',
+		headers: { Accept: 'application/json', Authorization: `Bearer ${DEFAULT_API_KEY}` },
+		body: form,
+	});
+	const body = (await res.json()) as IDataObject;
+	if (res.status !== 201) throw new Error(`Upload failed: ${res.status} ${JSON.stringify(body)}`);
+	return ((body.data as IDataObject | undefined)?.id ?? body.id) as number;
+}
+
+/** POSTs raw bytes with the given headers to a URL; returns status and parsed body. */
+export async function postRaw(
+	url: string,
+	raw: string | Buffer,
+	headers: Record<string, string>,
+): Promise<{ status: number; body: unknown }> {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', ...headers },
+		body: raw,
+	});
+	const text = await res.text();
+	let body: unknown = text;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		body = text;
+	}
+	return { status: res.status, body };
+}
+
+/**
+ * A receiver like the harness's, but handing the node a request WITHOUT `rawBody`
+ * (a webhook server that only kept the parsed body).
+ */
+export async function startReceiverWithoutRawBody(
+	getHarness: () => TriggerHarness,
+): Promise<{ baseUrl: string; results: WebhookCallResult[]; close: () => Promise<void> }> {
+	const results: WebhookCallResult[] = [];
+	const server: Server = createServer((req, res) => {
+		void (async () => {
+			const request = await readRequest(req);
+			delete (request as { rawBody?: Buffer }).rawBody;
+			results.push(await getHarness().deliver(request, res));
+		})();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}/webhook`,
+		results,
+		close: async () =>
+			await new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** Items of a call result as plain JSON objects. */
+export function itemsOf(result: WebhookCallResult | undefined): IDataObject[] {
+	return (result?.workflowData?.[0] ?? []).map((item) => item.json);
+}
