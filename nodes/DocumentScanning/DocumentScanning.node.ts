@@ -2,6 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account';
+import * as scan from './actions/scan';
+import * as template from './actions/template';
+import * as webhook from './actions/webhook';
 import { router } from './actions/router';
 import { listSearch } from './methods';
 
@@ -33,7 +36,10 @@ export class DocumentScanning implements INodeType {
 				],
 				default: 'scan',
 			},
+			...scan.description,
+			...template.description,
 			...account.description,
+			...webhook.description,
 		],
 	};
 

@@ -2,6 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account';
+import * as scan from './scan';
+import * as template from './template';
+import * as webhook from './webhook';
 import type { DocumentScanningType } from './node.type';
 import {
 	asItemError,
@@ -15,9 +18,17 @@ type Operation = {
 	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 };
 
-// Every resource's operations; filled in as resources are added.
+// Every resource's operations.
 const resources: Partial<Record<DocumentScanningType['resource'], Record<string, Operation>>> = {
 	account: { get: account.get },
+	scan: { upload: scan.upload, get: scan.get, getAll: scan.getAll },
+	template: { getAll: template.getAll },
+	webhook: {
+		create: webhook.create,
+		getAll: webhook.getAll,
+		delete: webhook.delete,
+		getLogs: webhook.getLogs,
+	},
 };
 
 /**

@@ -48,6 +48,11 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 		if (error.description) json.description = error.description;
 	}
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	// A scan that failed or did not finish in time: keep its ID so the workflow can follow it up.
+	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.scanId !== undefined) {
+		json.scan_id = error.context.scanId as number;
+		if (error.context.scanStatus !== undefined) json.status = error.context.scanStatus as string;
+	}
 	return { json, pairedItem: { item: itemIndex } };
 }
 

@@ -478,15 +478,15 @@ function networkError(ctx: ApiContext, error: unknown, baseURL: string, request:
 	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(errorText(error));
 	const message = timedOut
 		? `The Document Scanning API at ${host} did not answer in time${forItem(request.itemIndex)}`
-		: `Could not reach the Document Scanning API at ${host}${code ? ` (${code})` : ''}${forItem(request.itemIndex)}`;
+		: `Could not reach the Document Scanning API at ${host}${forItem(request.itemIndex)}`;
 	const apiErr = new NodeApiError(
 		ctx.getNode(),
-		// No `code` here: NodeApiError would replace the message with its generic text for it.
 		{ message },
 		{
 			message,
-			description:
-				'Check the Base URL of the credential and that the service is reachable from n8n. Requests that are safe to repeat were retried.',
+			// The code stays out of the message: NodeApiError would swap a message naming it for
+			// its own generic text.
+			description: `${code ? `Network error ${code}. ` : ''}Check the Base URL of the credential and that the service is reachable from n8n. Requests that are safe to repeat were retried.`,
 			itemIndex: request.itemIndex,
 		},
 	);

@@ -1,0 +1,128 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../helpers/utils';
+import { DEFAULT_MAX_POLL_INTERVAL_S, DEFAULT_POLL_INTERVAL_S, DEFAULT_WAIT_TIMEOUT_S } from '../helpers/wait';
+
+/** Options shared by several operations; each operation puts them in its own "Options" collection. */
+
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		'How many input items are sent to the API at the same time. The output keeps the order of the input items.',
+};
+
+export const outputOption: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options: [
+		{
+			name: 'Raw Scan',
+			value: 'raw',
+			description: 'The scan exactly as the API returns it',
+		},
+		{
+			name: 'Extracted Fields',
+			value: 'fields',
+			description:
+				'Only the extracted fields (manually reviewed values win), with scan_id, status, template_id, filename and confidence beside them',
+		},
+		{
+			name: 'One Item per Table Row',
+			value: 'rows',
+			description:
+				'One item per row of every table in the document (e.g. line items), with the document fields under "document". A scan without table rows gives one item with its fields.',
+		},
+	],
+	default: 'raw',
+	description: 'How each scan is turned into output items',
+};
+
+/** Settings of "Wait for Completion"; shown only when it is switched on. */
+export const waitOptions: INodeProperties[] = [
+	{
+		displayName: 'First Poll Interval (Seconds)',
+		name: 'pollInterval',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: DEFAULT_POLL_INTERVAL_S,
+		description:
+			'How long to wait before asking for the scan again the first time. Each further wait is 1.5 times longer, up to the maximum poll interval.',
+		displayOptions: { show: { '/waitForCompletion': [true] } },
+	},
+	{
+		displayName: 'Max Poll Interval (Seconds)',
+		name: 'maxPollInterval',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: DEFAULT_MAX_POLL_INTERVAL_S,
+		description: 'Longest wait between two requests for the scan',
+		displayOptions: { show: { '/waitForCompletion': [true] } },
+	},
+	{
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_WAIT_TIMEOUT_S,
+		description:
+			'How long to wait for the scan to finish before the item fails. The scan keeps processing on the service and can be read later with Scan → Get.',
+		displayOptions: { show: { '/waitForCompletion': [true] } },
+	},
+];
+
+export const returnAllProperty: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+export const limitProperty: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false] } },
+};
+
+/** The `templateId` resource locator: pick from the account's templates, or enter an ID. */
+export function templateLocator(overrides: Partial<INodeProperties> = {}): INodeProperties {
+	return {
+		displayName: 'Template',
+		name: 'templateId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'Template that defines the fields to extract',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a template...',
+				typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 12',
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\s*[1-9][0-9]*\\s*$', errorMessage: 'Enter a template ID: digits only, e.g. 12' },
+					},
+				],
+			},
+		],
+		...overrides,
+	} as INodeProperties;
+}

@@ -1,0 +1,52 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { positiveId } from '../../helpers/params';
+import type { ScanOutputMode } from '../../helpers/scanOutput';
+import { shapeScan } from '../../helpers/scanOutput';
+import { toItems } from '../../helpers/utils';
+import { waitForScan, waitSettings } from '../../helpers/wait';
+import { apiRequest } from '../../transport';
+import { concurrencyOption, outputOption, waitOptions } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Scan ID',
+		name: 'scanId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 1234',
+		description: 'ID of the scan, as output by Scan → Upload or by the trigger (scan_id)',
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to wait until the scan is processed (completed, validation failed or failed) before outputting it',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [concurrencyOption, outputOption, ...waitOptions],
+	},
+];
+
+const displayOptions = { show: { resource: ['scan'], operation: ['get'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const scanId = positiveId(this, this.getNodeParameter('scanId', itemIndex, ''), itemIndex, 'Scan ID');
+	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const scan = await apiRequest.call(this, { method: 'GET', path: `/scans/${scanId}`, itemIndex });
+	const result = wait ? await waitForScan.call(this, scanId, itemIndex, waitSettings(options), scan) : scan;
+	return toItems(shapeScan(result, (options.output as ScanOutputMode) ?? 'raw'), itemIndex);
+}

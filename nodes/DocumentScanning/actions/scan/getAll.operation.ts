@@ -1,0 +1,84 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { positiveId } from '../../helpers/params';
+import type { ScanOutputMode } from '../../helpers/scanOutput';
+import { shapeScan } from '../../helpers/scanOutput';
+import { toItems } from '../../helpers/utils';
+import { apiRequestAllItems } from '../../transport';
+import {
+	concurrencyOption,
+	limitProperty,
+	outputOption,
+	returnAllProperty,
+	templateLocator,
+} from '../common.descriptions';
+
+export const SCAN_STATUS_OPTIONS = [
+	{ name: 'Completed', value: 'completed' },
+	{ name: 'Failed', value: 'failed' },
+	{ name: 'Processing', value: 'processing' },
+	{ name: 'Uploaded', value: 'uploaded' },
+	{ name: 'Validation Failed', value: 'validation_failed' },
+];
+
+const properties: INodeProperties[] = [
+	returnAllProperty,
+	limitProperty,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: SCAN_STATUS_OPTIONS,
+				default: 'completed',
+				description: 'Only scans in this status',
+			},
+			templateLocator({
+				required: false,
+				description: 'Only scans made with this template',
+			}),
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [concurrencyOption, outputOption],
+	},
+];
+
+const displayOptions = { show: { resource: ['scan'], operation: ['getAll'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? undefined : positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const qs: IDataObject = {};
+	if (typeof filters.status === 'string' && filters.status !== '') qs.status = filters.status;
+	const template = filters.templateId;
+	const templateValue =
+		typeof template === 'object' && template !== null ? (template as IDataObject).value : template;
+	if (templateValue !== undefined && templateValue !== null && String(templateValue).trim() !== '') {
+		qs.template_id = positiveId(this, templateValue, itemIndex, 'Filters → Template');
+	}
+
+	const scans = await apiRequestAllItems.call(this, '/scans', qs, limit, itemIndex);
+	const mode = (options.output as ScanOutputMode) ?? 'raw';
+	return toItems(
+		scans.flatMap((scan) => shapeScan(scan, mode)),
+		itemIndex,
+	);
+}

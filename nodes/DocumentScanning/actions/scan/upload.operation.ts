@@ -1,0 +1,235 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { ScanOutputMode } from '../../helpers/scanOutput';
+import { shapeScan } from '../../helpers/scanOutput';
+import type { UploadFile } from '../../helpers/binary';
+import { readUploadFile } from '../../helpers/binary';
+import { findScanByFileName } from '../../helpers/lookup';
+import { positiveId } from '../../helpers/params';
+import { toItems } from '../../helpers/utils';
+import { waitForScan, waitSettings } from '../../helpers/wait';
+import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
+import { concurrencyOption, outputOption, templateLocator, waitOptions } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	templateLocator(),
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field containing the file to be uploaded',
+		description: 'PDF, JPG, JPEG or PNG file, at most 20 MB. Each upload uses one scan credit.',
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to wait until the scan is processed and output the full scan; otherwise the scan is output as created (status "uploaded")',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			concurrencyOption,
+			{
+				displayName: 'If Already Uploaded',
+				name: 'onDuplicate',
+				type: 'options',
+				options: [
+					{
+						name: 'Error',
+						value: 'error',
+						description: 'Fail the item with the service\'s "already uploaded" error (HTTP 409)',
+					},
+					{
+						name: 'Return Existing Scan',
+						value: 'returnExisting',
+						description:
+							'Output the scan made earlier from the same file and template (found by file name) instead. No credit is used.',
+					},
+				],
+				default: 'error',
+				description: 'What to do when the service says this file was already uploaded with this template',
+			},
+			{
+				...outputOption,
+				displayOptions: { show: { '/waitForCompletion': [true] } },
+			},
+			...waitOptions,
+		],
+	},
+];
+
+const displayOptions = { show: { resource: ['scan'], operation: ['upload'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/**
+ * Scan IDs already output by uploads of the current execution, so that recovering a lost
+ * answer never hands one item another item's scan. Keyed by the execution's context.
+ */
+const claimedScans = new WeakMap<object, Set<number>>();
+
+function claimed(ctx: IExecuteFunctions): Set<number> {
+	let set = claimedScans.get(ctx);
+	if (!set) {
+		set = new Set();
+		claimedScans.set(ctx, set);
+	}
+	return set;
+}
+
+/** Time window (ms) around the upload in which a found scan counts as the upload's own. */
+const RECOVERY_SLACK_MS = 2 * 60 * 1000;
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const templateId = positiveId(
+		this,
+		this.getNodeParameter('templateId', itemIndex, '', { extractValue: true }),
+		itemIndex,
+		'Template',
+	);
+	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const file = await readUploadFile.call(this, itemIndex, propertyName);
+	const scan = await uploadOnce.call(this, {
+		templateId,
+		file,
+		itemIndex,
+		returnExisting: options.onDuplicate === 'returnExisting',
+	});
+	if (!wait) return toItems([scan], itemIndex);
+
+	const scanId = Number(scan.id);
+	const final = await waitForScan.call(this, scanId, itemIndex, waitSettings(options), undefined);
+	return toItems(shapeScan(final, (options.output as ScanOutputMode) ?? 'raw'), itemIndex);
+}
+
+interface UploadRequest {
+	templateId: number;
+	file: UploadFile;
+	itemIndex: number;
+	returnExisting: boolean;
+}
+
+/**
+ * POST /scans exactly once in effect:
+ * - 409 → the existing scan when "Return Existing Scan" is chosen, else the 409 error;
+ * - lost answer / timeout / 5xx (outcome unknown) → look the scan up first; only when it is
+ *   not there, upload once more; a 409 on that retry means the first attempt did create it,
+ *   so the existing scan is looked up and returned.
+ * The transport never repeats a POST by itself.
+ */
+async function uploadOnce(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
+	const { templateId, file, itemIndex } = request;
+	const mine = claimed(this);
+	const startedAt = Date.now();
+	const post = async () => {
+		const form = new FormData();
+		form.append('template_id', String(templateId));
+		form.append('file', file.blob, file.fileName);
+		const created = await apiRequest.call(this, {
+			method: 'POST',
+			path: '/scans',
+			body: form,
+			itemIndex,
+			retry: false,
+			timeout: 120_000,
+		});
+		if (created.id !== undefined) mine.add(Number(created.id));
+		return created;
+	};
+	const lookup = async (recentOnly: boolean, excludeClaimed: boolean) => {
+		const found = await findScanByFileName.call(this, {
+			templateId,
+			fileName: file.fileName,
+			itemIndex,
+			createdAfter: recentOnly ? startedAt : undefined,
+			slackMs: RECOVERY_SLACK_MS,
+			exclude: excludeClaimed ? mine : undefined,
+		});
+		if (found?.id !== undefined) mine.add(Number(found.id));
+		return found;
+	};
+
+	let firstError: unknown;
+	try {
+		return await post();
+	} catch (error) {
+		firstError = error;
+	}
+
+	if (httpStatusOf(firstError) === 409) {
+		if (!request.returnExisting) throw firstError;
+		const existing = await lookup(false, false);
+		if (existing) return existing;
+		throw withDescription(
+			firstError,
+			`The service says this file was already uploaded with this template, but no scan named "${file.fileName}" was found for template ${templateId} (it may have been uploaded under another file name). No credit was used.`,
+		);
+	}
+	if (!isOutcomeUnknown(firstError)) throw firstError;
+
+	// The upload may or may not have been accepted: look before uploading again.
+	let recovered: IDataObject | undefined;
+	try {
+		recovered = await lookup(true, true);
+	} catch {
+		throw unknownOutcome(this, firstError, request);
+	}
+	if (recovered) return recovered;
+
+	let retryError: unknown;
+	try {
+		return await post();
+	} catch (error) {
+		retryError = error;
+	}
+	if (httpStatusOf(retryError) === 409) {
+		// The first attempt did reach the service after all: this is our own scan.
+		const existing = await lookup(false, true);
+		if (existing) return existing;
+		throw retryError;
+	}
+	if (isOutcomeUnknown(retryError)) {
+		let found: IDataObject | undefined;
+		try {
+			found = await lookup(true, true);
+		} catch {
+			found = undefined;
+		}
+		if (found) return found;
+		throw unknownOutcome(this, retryError, request);
+	}
+	throw retryError;
+}
+
+function withDescription(error: unknown, description: string): unknown {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.description = description;
+	}
+	return error;
+}
+
+function unknownOutcome(ctx: IExecuteFunctions, error: unknown, request: UploadRequest): unknown {
+	const text = error instanceof Error ? error.message : String(error);
+	const wrapped = new NodeOperationError(
+		ctx.getNode(),
+		`Item ${request.itemIndex}: the upload of "${request.file.fileName}" may or may not have been accepted: ${text}`,
+		{
+			itemIndex: request.itemIndex,
+			description: `The connection failed before the service answered, and the scan could not be found afterwards. Before uploading again, check with Scan → Get Many (filter: template ${request.templateId}) whether a scan named "${request.file.fileName}" exists, so the document is not charged twice.`,
+		},
+	);
+	return wrapped;
+}

@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { positiveId } from '../../helpers/params';
+import { toItems } from '../../helpers/utils';
+import { apiRequestList } from '../../transport';
+import { concurrencyOption, limitProperty, returnAllProperty } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	returnAllProperty,
+	limitProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [concurrencyOption],
+	},
+];
+
+const displayOptions = { show: { resource: ['template'], operation: ['getAll'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? undefined : positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
+	// GET /templates is one list of the account's active templates (no pagination in the spec).
+	const templates: IDataObject[] = await apiRequestList.call(this, { method: 'GET', path: '/templates', itemIndex });
+	return toItems(limit === undefined ? templates : templates.slice(0, limit), itemIndex);
+}

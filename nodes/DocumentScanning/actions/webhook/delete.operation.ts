@@ -1,0 +1,31 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { positiveId } from '../../helpers/params';
+import { toItems } from '../../helpers/utils';
+import { apiRequest } from '../../transport';
+import { concurrencyOption } from '../common.descriptions';
+import { webhookIdProperty } from './shared';
+
+const properties: INodeProperties[] = [
+	webhookIdProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [concurrencyOption],
+	},
+];
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const webhookId = positiveId(this, this.getNodeParameter('webhookId', itemIndex, ''), itemIndex, 'Webhook ID');
+	// The answer's shape is not specified (it may be empty, e.g. 204): the output is fixed.
+	await apiRequest.call(this, { method: 'DELETE', path: `/webhooks/${webhookId}`, itemIndex });
+	return toItems([{ deleted: true, id: webhookId }], itemIndex);
+}

@@ -1,0 +1,26 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { toItems } from '../../helpers/utils';
+import { apiRequestList } from '../../transport';
+import { concurrencyOption } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [concurrencyOption],
+	},
+];
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['getAll'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const webhooks = await apiRequestList.call(this, { method: 'GET', path: '/webhooks', itemIndex });
+	return toItems(webhooks, itemIndex);
+}

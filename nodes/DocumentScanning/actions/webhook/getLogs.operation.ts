@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { positiveId } from '../../helpers/params';
+import { toItems } from '../../helpers/utils';
+import { apiRequestList } from '../../transport';
+import { concurrencyOption } from '../common.descriptions';
+import { webhookIdProperty } from './shared';
+
+const properties: INodeProperties[] = [
+	webhookIdProperty,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [concurrencyOption],
+	},
+];
+
+const displayOptions = { show: { resource: ['webhook'], operation: ['getLogs'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const webhookId = positiveId(this, this.getNodeParameter('webhookId', itemIndex, ''), itemIndex, 'Webhook ID');
+	const logs = await apiRequestList.call(this, { method: 'GET', path: `/webhooks/${webhookId}/logs`, itemIndex });
+	return toItems(logs, itemIndex);
+}

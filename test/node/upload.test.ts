@@ -1,0 +1,437 @@
+/** Scan → Upload: multipart upload, local checks, wait for completion, duplicates, lost answers. */
+import { binaryItem, FAST_WAIT, jpegBytes, jsonOf, pairedOf, pdfBytes, pngBytes, rl, run, useSandbox } from './helpers';
+
+const sb = useSandbox();
+
+const upload = (extra: Record<string, unknown> = {}) => ({
+	resource: 'scan',
+	operation: 'upload',
+	templateId: rl(1),
+	binaryPropertyName: 'data',
+	...extra,
+});
+
+const pdfItem = (name = 'invoice.pdf', label?: string) => binaryItem(pdfBytes(label), name, 'application/pdf');
+
+function credits() {
+	return sb.get().control.account().used_scans;
+}
+
+describe('upload', () => {
+	test('sends template_id and the file with its name, outputs the creation object, uses one credit', async () => {
+		const content = pdfBytes();
+		const result = await run(sb.env(), upload(), [binaryItem(content, 'march.pdf', 'application/pdf')]);
+		expect(result.error).toBeUndefined();
+		const [scan] = jsonOf(result);
+		expect(scan).toEqual({
+			id: expect.any(Number),
+			status: 'uploaded',
+			template_id: 1,
+			filename: 'march.pdf',
+			created_at: expect.any(String),
+		});
+		expect(pairedOf(result)).toEqual([0]);
+		const stored = sb.get().control.getScan(scan.id as number)!;
+		expect(stored.templateId).toBe(1);
+		expect(stored.filename).toBe('march.pdf');
+		expect(credits()).toBe(1);
+		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /scans 201',
+		]);
+	});
+
+	test('accepts PNG and JPEG, a template picked from the list, and a plain template ID', async () => {
+		const result = await run(sb.env(), upload({ templateId: rl('4', 'list') }), [
+			binaryItem(pngBytes(), 'receipt.png', 'image/png'),
+			binaryItem(jpegBytes(), 'photo.JPEG', 'image/jpeg'),
+			binaryItem(jpegBytes(), 'photo2.jpg', 'application/octet-stream'),
+		]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((s) => [s.filename, s.template_id])).toEqual([
+			['receipt.png', 4],
+			['photo.JPEG', 4],
+			['photo2.jpg', 4],
+		]);
+		const plain = await run(sb.env(), upload({ templateId: '2' }), [pdfItem('plain.pdf')]);
+		expect(plain.error).toBeUndefined();
+		expect(jsonOf(plain)[0].template_id).toBe(2);
+	});
+
+	test('reads another binary property when configured', async () => {
+		const item = binaryItem(pdfBytes(), 'other.pdf', 'application/pdf', {}, 'attachment_0');
+		const result = await run(sb.env(), upload({ binaryPropertyName: 'attachment_0' }), [item]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].filename).toBe('other.pdf');
+	});
+
+	test('uses the X-API-Key header when the credential says so', async () => {
+		const result = await run(sb.env({ authHeader: 'xApiKey' }), upload(), [pdfItem()]);
+		expect(result.error).toBeUndefined();
+		expect(sb.get().control.requests().map((r) => r.authScheme)).toEqual(['x-api-key']);
+	});
+});
+
+describe('local checks before any request', () => {
+	const cases: Array<[string, () => ReturnType<typeof binaryItem> | { json: object }, Record<string, unknown>, RegExp]> = [
+		['no binary data at all', () => ({ json: {} }), {}, /Item 0: the binary property "data".*does not exist/],
+		['another binary property name', () => pdfItem(), { binaryPropertyName: 'file' }, /binary property "file".*does not exist/],
+		['an empty file', () => binaryItem(Buffer.alloc(0), 'empty.pdf', 'application/pdf'), {}, /is empty \(0 bytes\)/],
+		['a .docx name', () => binaryItem(pdfBytes(), 'letter.docx', 'application/pdf'), {}, /not a PDF, JPG, JPEG or PNG file \(file name extension "\.docx"\)/],
+		['a MIME type of another kind', () => binaryItem(pdfBytes(), 'a.pdf', 'text/html'), {}, /MIME type "text\/html"/],
+		['PDF content named .png', () => binaryItem(pdfBytes(), 'scan.png', 'image/png'), {}, /extension "\.png" but its content is PDF/],
+		['PNG content declared as PDF', () => binaryItem(pngBytes(), 'scan.pdf', 'application/pdf'), {}, /extension "\.pdf" but its content is PNG/],
+		['a MIME type that disagrees with the content', () => binaryItem(pngBytes(), 'scan.png', 'application/pdf'), {}, /MIME type "application\/pdf" but its content is PNG/],
+		['HTML saved as .pdf', () => binaryItem(Buffer.from('<html>error</html>'), 'a.pdf', 'application/pdf'), {}, /does not start with a PDF/],
+		['a file over 20 MB', () => binaryItem(Buffer.concat([Buffer.from('%PDF'), Buffer.alloc(20 * 1024 * 1024 - 3)]), 'big.pdf', 'application/pdf'), {}, /too large: 20\.0 MB \(20971521 bytes\); the limit is 20 MB/],
+		// Expressions get past the editor's own checks of the resource locator.
+		['a template ID with letters', () => pdfItem(), { templateId: rl('={{ "abc" }}') }, /the field "Template" must be a positive whole number, got "abc"/],
+		['template ID 0', () => pdfItem(), { templateId: rl('={{ 0 }}') }, /the field "Template" must be a positive whole number, got "0"/],
+		['an empty template', () => pdfItem(), { templateId: rl('={{ "" }}') }, /the field "Template" must be a positive whole number, got nothing/],
+	];
+
+	test.each(cases)('%s fails the item with a named rule and sends nothing', async (_label, makeItem, params, message) => {
+		const before = sb.get().control.account();
+		const result = await run(sb.env(), upload(params), [makeItem() as ReturnType<typeof binaryItem>]);
+		expect(result.error?.message).toMatch(message);
+		expect(result.error?.description).toBeTruthy();
+		expect(sb.get().control.requests()).toEqual([]);
+		expect(sb.get().control.account()).toEqual(before);
+	});
+
+	test('a file of exactly 20 MB is accepted', async () => {
+		const exact = Buffer.concat([Buffer.from('%PDF-1.4 exact'), Buffer.alloc(20 * 1024 * 1024 - 14, 0x20)]);
+		const result = await run(sb.env(), upload(), [binaryItem(exact, 'exact.pdf', 'application/pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].status).toBe('uploaded');
+		expect(credits()).toBe(1);
+	});
+});
+
+describe('wait for completion', () => {
+	test('completed: outputs the full scan', async () => {
+		const result = await run(sb.env(), upload({ waitForCompletion: true, options: FAST_WAIT }), [pdfItem()]);
+		expect(result.error).toBeUndefined();
+		const [scan] = jsonOf(result);
+		expect(scan.status).toBe('completed');
+		expect(scan.extracted_data).toEqual(expect.objectContaining({ invoice_number: expect.any(String) }));
+		expect(scan.validation_errors).toEqual([]);
+		const polls = sb.get().control.requests().filter((r) => r.method === 'GET');
+		expect(polls.length).toBeGreaterThanOrEqual(2);
+		expect(polls.every((r) => r.path === `/scans/${scan.id}`)).toBe(true);
+	});
+
+	test('validation_failed is a result, not an error', async () => {
+		const result = await run(sb.env(), upload({ waitForCompletion: true, options: FAST_WAIT }), [
+			pdfItem('invalid-invoice.pdf'),
+		]);
+		expect(result.error).toBeUndefined();
+		const [scan] = jsonOf(result);
+		expect(scan.status).toBe('validation_failed');
+		expect(scan.validation_errors).toEqual([expect.objectContaining({ field: expect.any(String) })]);
+	});
+
+	test('failed is an error carrying the error_message', async () => {
+		const result = await run(sb.env(), upload({ waitForCompletion: true, options: FAST_WAIT }), [
+			pdfItem('will-fail.pdf'),
+		]);
+		const scanId = 1;
+		const stored = sb.get().control.getScan(scanId)!;
+		expect(stored.status).toBe('failed');
+		expect(result.error?.message).toBe(`Item 0: scan ${scanId} failed: ${stored.errorMessage}`);
+		expect(result.error?.description).toMatch(/credit was returned/);
+	});
+
+	test('failed under Continue On Fail: an error item, the other items go on', async () => {
+		const result = await run(
+			sb.env(),
+			upload({ waitForCompletion: true, options: FAST_WAIT }),
+			[pdfItem('good.pdf'), pdfItem('fail.pdf'), pdfItem('also-good.pdf')],
+			true,
+		);
+		expect(result.error).toBeUndefined();
+		const out = jsonOf(result);
+		expect(out.map((o) => (o.error ? 'error' : o.status))).toEqual(['completed', 'error', 'completed']);
+		expect(out[1].error).toMatch(/^Item 1: scan \d+ failed: /);
+		expect(out[1].scan_id).toEqual(expect.any(Number));
+		expect(out[1].status).toBe('failed');
+		expect(pairedOf(result)).toEqual([0, 1, 2]);
+	});
+
+	test('times out naming the scan and its last status; the scan keeps existing', async () => {
+		sb.get().control.hold(true);
+		const started = Date.now();
+		const result = await run(
+			sb.env(),
+			upload({ waitForCompletion: true, options: { pollInterval: 0.05, maxPollInterval: 0.2, waitTimeout: 1 } }),
+			[pdfItem()],
+		);
+		const elapsed = Date.now() - started;
+		expect(result.error?.message).toBe('Item 0: scan 1 did not finish within 1 seconds (last status: uploaded)');
+		expect(result.error?.description).toMatch(/keeps processing/);
+		expect(elapsed).toBeGreaterThanOrEqual(1000);
+		expect(elapsed).toBeLessThan(5000);
+		expect(sb.get().control.getScan(1)?.status).toBe('uploaded');
+		// Back-off: the waits grow, so far fewer polls than 1 s / 50 ms.
+		const polls = sb.get().control.requests().filter((r) => r.method === 'GET').length;
+		expect(polls).toBeGreaterThanOrEqual(3);
+		expect(polls).toBeLessThan(12);
+	});
+
+	test('output "fields" gives the extracted fields with id, status and confidence', async () => {
+		const result = await run(sb.env(), upload({ waitForCompletion: true, options: { ...FAST_WAIT, output: 'fields' } }), [
+			pdfItem(),
+		]);
+		const [fields] = jsonOf(result);
+		expect(fields).toEqual(
+			expect.objectContaining({
+				scan_id: 1,
+				status: 'completed',
+				confidence: expect.any(Number),
+				invoice_number: expect.any(String),
+				total_amount: expect.any(Number),
+			}),
+		);
+		expect(fields.extracted_data).toBeUndefined();
+	});
+
+	test('output "rows" gives one item per table row, all paired to the input item', async () => {
+		const result = await run(
+			sb.env(),
+			upload({ templateId: rl(2), waitForCompletion: true, options: { ...FAST_WAIT, output: 'rows' } }),
+			[pdfItem('delivery.pdf')],
+		);
+		expect(result.error).toBeUndefined();
+		const rows = jsonOf(result);
+		const stored = sb.get().control.getScan(1)!;
+		const table = (stored.extractedData as { rows: object[] }).rows;
+		expect(rows).toHaveLength(table.length);
+		expect(rows.map((r) => r.row_number)).toEqual(table.map((_, i) => i + 1));
+		expect(rows[0]).toEqual(expect.objectContaining({ scan_id: 1, table: 'rows', article_number: expect.anything() }));
+		expect(pairedOf(result)).toEqual(table.map(() => 0));
+	});
+});
+
+describe('duplicates (409)', () => {
+	test('by default the 409 error, worded for the user; no credit used', async () => {
+		const content = pdfBytes();
+		await run(sb.env(), upload(), [binaryItem(content, 'same.pdf', 'application/pdf')]);
+		const result = await run(sb.env(), upload(), [binaryItem(content, 'same.pdf', 'application/pdf')]);
+		expect(result.error?.message).toBe('This file was already uploaded with this template (item 0)');
+		expect(result.error?.description).toMatch(/Return Existing Scan/);
+		expect(result.error?.httpCode).toBe('409');
+		expect(credits()).toBe(1);
+	});
+
+	test('"Return Existing Scan" outputs the earlier scan (found by file name across pages)', async () => {
+		const content = pdfBytes();
+		const first = jsonOf(await run(sb.env(), upload(), [binaryItem(content, 'same.pdf', 'application/pdf')]))[0];
+		// Push the original off the first page of the listing.
+		sb.get().control.seedScans({ count: 30, template_id: 1 });
+		sb.get().control.clearRequests();
+		const result = await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting' } }), [
+			binaryItem(content, 'same.pdf', 'application/pdf'),
+		]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: first.id, filename: 'same.pdf', template_id: 1 }));
+		expect(credits()).toBe(1);
+		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.query.page ?? ''}`.trim())).toEqual([
+			'POST /scans',
+			'GET /scans 1',
+			'GET /scans 2',
+		]);
+	});
+
+	test('"Return Existing Scan" with wait outputs the processed existing scan', async () => {
+		const content = pdfBytes();
+		await run(sb.env(), upload(), [binaryItem(content, 'same.pdf', 'application/pdf')]);
+		const result = await run(sb.env(), upload({ waitForCompletion: true, options: { ...FAST_WAIT, onDuplicate: 'returnExisting', output: 'fields' } }), [
+			binaryItem(content, 'same.pdf', 'application/pdf'),
+		]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ scan_id: 1, status: 'completed' }));
+	});
+
+	test('"Return Existing Scan" still fails when no scan of that name exists', async () => {
+		const content = pdfBytes();
+		await run(sb.env(), upload(), [binaryItem(content, 'first-name.pdf', 'application/pdf')]);
+		const result = await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting' } }), [
+			binaryItem(content, 'renamed.pdf', 'application/pdf'),
+		]);
+		expect(result.error?.message).toMatch(/already uploaded/);
+		expect(result.error?.description).toMatch(/no scan named "renamed.pdf" was found for template 1/);
+	});
+});
+
+describe('uploads whose outcome is unknown', () => {
+	test('answer lost after the scan was created: found by lookup, exactly one scan and one credit', async () => {
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(sb.env(), upload(), [pdfItem('lost.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'lost.pdf' }));
+		expect(sb.get().control.getScan(2)).toBeUndefined();
+		expect(credits()).toBe(1);
+		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			// The sandbox logs the status it committed; the node never received the answer.
+			'POST /scans 201',
+			'GET /scans 200',
+		]);
+	});
+
+	test('an older scan of the same file name is not mistaken for the lost upload', async () => {
+		// Same name, different content, created "10 minutes ago" on the server's clock.
+		sb.get().control.advanceClock(-10 * 60 * 1000);
+		await run(sb.env(), upload(), [pdfItem('monthly.pdf')]);
+		sb.get().control.advanceClock(10 * 60 * 1000);
+		sb.get().control.clearRequests();
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'drop' });
+		const result = await run(sb.env(), upload(), [pdfItem('monthly.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].id).toBe(2);
+		expect(credits()).toBe(2);
+		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /scans null',
+			'GET /scans 200',
+			'POST /scans 201',
+		]);
+	});
+
+	test('HTTP 500 on the upload: looked up, not found, uploaded once more', async () => {
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'status500' });
+		const result = await run(sb.env(), upload(), [pdfItem('retry.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'retry.pdf', status: 'uploaded' }));
+		expect(credits()).toBe(1);
+		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /scans 500',
+			'GET /scans 200',
+			'POST /scans 201',
+		]);
+	});
+
+	test('a 409 on the retry means the first attempt got through: its scan is returned', async () => {
+		// The first attempt is committed but the listing cannot see it as recent (server clock
+		// behind), so the node retries; the retry's 409 leads to the existing scan.
+		sb.get().control.advanceClock(-30 * 60 * 1000);
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(sb.env(), upload(), [pdfItem('ours.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'ours.pdf' }));
+		expect(credits()).toBe(1);
+		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'POST /scans 201',
+			'GET /scans 200',
+			'POST /scans 409',
+			'GET /scans 200',
+		]);
+	});
+
+	test('both attempts lost and nothing found: an error telling to check before uploading again', async () => {
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'drop', times: 2 });
+		const result = await run(sb.env(), upload(), [pdfItem('gone.pdf')]);
+		expect(result.error?.message).toMatch(/^Item 0: the upload of "gone.pdf" may or may not have been accepted/);
+		expect(result.error?.description).toMatch(/not charged twice/);
+		expect(sb.get().control.requests().filter((r) => r.method === 'POST')).toHaveLength(2);
+		expect(credits()).toBe(0);
+	});
+});
+
+describe('API errors of the upload', () => {
+	test('402 without credit', async () => {
+		sb.get().control.createAccount({ apiKeys: ['sk_test_empty'], credits: 0 });
+		const template = sb.get().control.createTemplate({ apiKey: 'sk_test_empty', name: 'Mine', extraction_mode: 'scalar' });
+		const result = await run(sb.env({ apiKey: 'sk_test_empty' }), upload({ templateId: rl(template.id) }), [pdfItem()]);
+		expect(result.error?.message).toBe('Not enough scan credit (item 0)');
+		expect(result.error?.description).toMatch(/Top up the account/);
+		expect(result.error?.httpCode).toBe('402');
+		expect(JSON.stringify(result.error)).not.toContain('sk_test_empty');
+	});
+
+	test('404 for an inactive template', async () => {
+		const result = await run(sb.env(), upload({ templateId: rl(5) }), [pdfItem()]);
+		expect(result.error?.message).toMatch(/^Not found: .*\(item 0\)$/);
+		expect(result.error?.description).toMatch(/only active templates/);
+		expect(credits()).toBe(0);
+	});
+
+	test('422 from the service names the field', async () => {
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'status', status: 422 });
+		const result = await run(sb.env(), upload(), [pdfItem()]);
+		expect(result.error?.message).toBe('The API rejected the request: invalid parameters (item 0)');
+		expect(result.error?.description).toMatch(/Injected fault: HTTP 422/);
+		expect(sb.get().control.requests()).toHaveLength(1);
+	});
+
+	test('429 over the hourly limit; Continue On Fail keeps the first item', async () => {
+		sb.get().control.reset({ rateLimitPerHour: 1 });
+		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [pdfItem('a.pdf'), pdfItem('b.pdf')], true);
+		const out = jsonOf(result);
+		expect(out[0]).toEqual(expect.objectContaining({ filename: 'a.pdf', status: 'uploaded' }));
+		expect(out[1]).toEqual({
+			error: 'Rate limit reached: more than 200 scans in the last hour (item 1)',
+			description: expect.stringMatching(/rolling hour/),
+			httpCode: '429',
+		});
+		expect(pairedOf(result)).toEqual([0, 1]);
+		expect(sb.get().control.requests().filter((r) => r.method === 'POST')).toHaveLength(2);
+	});
+});
+
+describe('items', () => {
+	test('Continue On Fail: N items in, N items out, errors paired to their input item', async () => {
+		const items = [
+			pdfItem('one.pdf'),
+			{ json: { note: 'no file' } },
+			binaryItem(pngBytes(), 'three.png', 'image/png'),
+			binaryItem(pdfBytes(), 'four.docx', 'application/pdf'),
+			pdfItem('five.pdf'),
+		];
+		const result = await run(sb.env(), upload(), items as ReturnType<typeof binaryItem>[], true);
+		expect(result.error).toBeUndefined();
+		const out = jsonOf(result);
+		expect(out).toHaveLength(5);
+		expect(pairedOf(result)).toEqual([0, 1, 2, 3, 4]);
+		expect(out.map((o) => o.filename ?? null)).toEqual(['one.pdf', null, 'three.png', null, 'five.pdf']);
+		expect(out[1].error).toMatch(/^Item 1: the binary property "data"/);
+		expect(out[3].error).toMatch(/^Item 3: the file "four.docx"/);
+		expect(credits()).toBe(3);
+	});
+
+	test('without Continue On Fail the execution fails naming the item', async () => {
+		const result = await run(sb.env(), upload(), [pdfItem('ok.pdf'), { json: {} } as ReturnType<typeof binaryItem>]);
+		expect(result.error?.message).toMatch(/^Item 1: /);
+		expect(result.output).toEqual([]);
+	});
+
+	test('items run concurrently, bounded, and the output keeps the input order', async () => {
+		// Every upload takes 150 ms; the first one 450 ms, so it finishes last.
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 450 });
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 150, times: 7 });
+		const names = Array.from({ length: 8 }, (_, i) => `doc-${i}.pdf`);
+		const started = Date.now();
+		const result = await run(sb.env(), upload({ options: { concurrency: 4 } }), names.map((n) => pdfItem(n)));
+		const elapsed = Date.now() - started;
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((s) => s.filename)).toEqual(names);
+		expect(pairedOf(result)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		// Sequential would take 450 + 7 × 150 = 1500 ms; 4 at a time about 450 ms.
+		expect(elapsed).toBeLessThan(1200);
+		// The slow upload finished after later ones, yet the output is in input order.
+		const created = jsonOf(result).map((s) => s.id as number);
+		expect(created).not.toEqual([...created].sort((a, b) => a - b));
+	});
+
+	test('concurrency 1 is sequential', async () => {
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 100, times: 4 });
+		const started = Date.now();
+		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [1, 2, 3, 4].map((n) => pdfItem(`s${n}.pdf`)));
+		expect(result.error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+	});
+});
+
+test('no API key in any error', async () => {
+	const result = await run(sb.env({ apiKey: 'sk_live_should_not_leak' }), upload(), [pdfItem()]);
+	expect(result.error?.message).toBe('Authentication failed: the API key is missing or not valid (item 0)');
+	expect(JSON.stringify(result.error)).not.toContain('sk_live_should_not_leak');
+	expect(JSON.stringify(result.run.data)).not.toContain('sk_live_should_not_leak');
+});
