@@ -6,6 +6,7 @@ import * as scan from './scan';
 import * as template from './template';
 import * as webhook from './webhook';
 import type { DocumentScanningType } from './node.type';
+import type { ExecutionScope } from '../helpers/utils';
 import {
 	asItemError,
 	DEFAULT_CONCURRENCY,
@@ -15,7 +16,11 @@ import {
 } from '../helpers/utils';
 
 type Operation = {
-	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+	execute: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+		scope: ExecutionScope,
+	) => Promise<INodeExecutionData[]>;
 };
 
 // Every resource's operations.
@@ -53,13 +58,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) || DEFAULT_CONCURRENCY,
 	);
 	const continueOnFail = this.continueOnFail();
+	const scope: ExecutionScope = { claimedScanIds: new Set<number>() };
 
 	const perItem = await mapWithConcurrency(
 		items.length,
 		concurrency,
 		async (itemIndex) => {
 			try {
-				return await handler.execute.call(this, itemIndex);
+				return await handler.execute.call(this, itemIndex, scope);
 			} catch (error) {
 				if (continueOnFail) return [errorItem(error, itemIndex)];
 				throw asItemError(this, error, itemIndex);

@@ -1,6 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+/**
+ * State shared by the items of one execution of the node. It lives only as long as that
+ * execution (n8n may run executions in other processes, so nothing is kept in modules).
+ */
+export interface ExecutionScope {
+	/** Scans already output by uploads of this execution. */
+	claimedScanIds: Set<number>;
+}
+
 /** Default number of items processed at the same time. */
 export const DEFAULT_CONCURRENCY = 5;
 export const MAX_CONCURRENCY = 20;

@@ -7,6 +7,7 @@ import type { UploadFile } from '../../helpers/binary';
 import { readUploadFile } from '../../helpers/binary';
 import { findScanByFileName } from '../../helpers/lookup';
 import { positiveId } from '../../helpers/params';
+import type { ExecutionScope } from '../../helpers/utils';
 import { toItems } from '../../helpers/utils';
 import { waitForScan, waitSettings } from '../../helpers/wait';
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
@@ -72,25 +73,14 @@ const displayOptions = { show: { resource: ['scan'], operation: ['upload'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/**
- * Scan IDs already output by uploads of the current execution, so that recovering a lost
- * answer never hands one item another item's scan. Keyed by the execution's context.
- */
-const claimedScans = new WeakMap<object, Set<number>>();
-
-function claimed(ctx: IExecuteFunctions): Set<number> {
-	let set = claimedScans.get(ctx);
-	if (!set) {
-		set = new Set();
-		claimedScans.set(ctx, set);
-	}
-	return set;
-}
-
 /** Time window (ms) around the upload in which a found scan counts as the upload's own. */
 const RECOVERY_SLACK_MS = 2 * 60 * 1000;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	scope: ExecutionScope,
+): Promise<INodeExecutionData[]> {
 	const templateId = positiveId(
 		this,
 		this.getNodeParameter('templateId', itemIndex, '', { extractValue: true }),
@@ -107,6 +97,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		file,
 		itemIndex,
 		returnExisting: options.onDuplicate === 'returnExisting',
+		claimed: scope.claimedScanIds,
 	});
 	if (!wait) return toItems([scan], itemIndex);
 
@@ -120,6 +111,8 @@ interface UploadRequest {
 	file: UploadFile;
 	itemIndex: number;
 	returnExisting: boolean;
+	/** Scans already output by uploads of this execution, never handed to another item. */
+	claimed: Set<number>;
 }
 
 /**
@@ -132,7 +125,7 @@ interface UploadRequest {
  */
 async function uploadOnce(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
 	const { templateId, file, itemIndex } = request;
-	const mine = claimed(this);
+	const mine = request.claimed;
 	const startedAt = Date.now();
 	const post = async () => {
 		const form = new FormData();
