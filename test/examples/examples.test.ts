@@ -1,0 +1,129 @@
+/**
+ * The example workflows in examples/ are importable as they are: every parameter of this
+ * package's nodes exists (and is shown) in the node's description, option values are known,
+ * and the nodes run with exactly those parameters against the sandbox.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
+import { binaryItem, loadPackage, runNode, startReceiver, TriggerHarness } from '../harness/n8n';
+
+const dir = path.resolve(__dirname, '../../examples');
+const examples = readdirSync(dir)
+	.filter((file) => file.endsWith('.json'))
+	.map((file) => ({ file, workflow: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: INode[] } }));
+const ours = (node: INode) => node.type.startsWith('n8n-nodes-document-scanning.');
+const exampleNode = (file: string) => examples.find((e) => e.file === file)!.workflow.nodes.find(ours)!;
+
+/** Every key of `values` must be a property shown for these parameters; recurses into collections. */
+function unknownParameters(
+	properties: INodeProperties[],
+	values: INodeParameters,
+	all: INodeParameters,
+	node: INode,
+	description: INodeType['description'],
+	prefix = '',
+): string[] {
+	const problems: string[] = [];
+	for (const [name, value] of Object.entries(values)) {
+		const shown = properties.filter(
+			(p) => p.name === name && NodeHelpers.displayParameter(all, p, node, description),
+		);
+		if (shown.length === 0) {
+			problems.push(`${prefix}${name}`);
+			continue;
+		}
+		problems.push(...invalidValue(shown[0], value, `${prefix}${name}`));
+	}
+	return problems;
+}
+
+/** Values outside an options list, and unknown keys (or values) inside a collection. */
+function invalidValue(property: INodeProperties, value: unknown, label: string): string[] {
+	const known = (v: unknown) => property.options?.some((o) => 'value' in o && o.value === v);
+	if (property.type === 'options') return known(value) ? [] : [`${label}=${String(value)}`];
+	if (property.type === 'multiOptions') {
+		return (value as unknown[]).filter((v) => !known(v)).map((v) => `${label}=${String(v)}`);
+	}
+	if (property.type === 'collection' && value && typeof value === 'object') {
+		const options = (property.options ?? []) as INodeProperties[];
+		return Object.entries(value).flatMap(([key, inner]) => {
+			const option = options.find((o) => o.name === key);
+			return option ? invalidValue(option, inner, `${label}.${key}`) : [`${label}.${key}`];
+		});
+	}
+	return [];
+}
+
+test('there are example workflows, each using this package', () => {
+	expect(examples.length).toBeGreaterThanOrEqual(3);
+	for (const { workflow } of examples) expect(workflow.nodes.some(ours)).toBe(true);
+});
+
+test.each(examples.map((e) => [e.file, e.workflow] as const))(
+	'%s uses only parameters the nodes know',
+	async (_file, workflow) => {
+		const { nodeTypes } = await loadPackage();
+		for (const node of workflow.nodes.filter(ours)) {
+			const type = nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+			expect(node.credentials?.documentScanningApi).toBeDefined();
+			expect(
+				unknownParameters(type.description.properties, node.parameters, node.parameters, node, type.description),
+			).toEqual([]);
+		}
+	},
+);
+
+describe('the examples run against the sandbox', () => {
+	let sandbox: Sandbox;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ processingDelayMs: 20, allowInsecureWebhookUrls: true });
+	});
+	afterAll(async () => await sandbox.close());
+	const env = () => ({ baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY });
+
+	test('invoice-line-items-to-erp: one item per line item, paired to its PDF', async () => {
+		const node = exampleNode('invoice-line-items-to-erp.json');
+		const pdf = (n: number) => Buffer.from(`%PDF-1.7\n% example invoice ${n}\n%%EOF\n`);
+		const { output, error } = await runNode({
+			parameters: node.parameters,
+			items: [binaryItem(pdf(1), 'invoice-1.pdf', 'application/pdf'), binaryItem(pdf(2), 'invoice-2.pdf', 'application/pdf')],
+			env: env(),
+		});
+		expect(error).toBeUndefined();
+		expect(output.length).toBeGreaterThanOrEqual(4);
+		expect(output.every((item) => item.json.table === 'line_items' && typeof item.json.row_number === 'number')).toBe(true);
+		expect(new Set(output.map((item) => (item.pairedItem as { item: number }).item))).toEqual(new Set([0, 1]));
+	});
+
+	test('daily-credit-check: the balance item the IF node reads', async () => {
+		const { output } = await runNode({ parameters: exampleNode('daily-credit-check.json').parameters, env: env() });
+		expect(output).toHaveLength(1);
+		expect(typeof output[0].json.remaining_scans).toBe('number');
+	});
+
+	test('scan-events: activation registers the webhook and a signed delivery gives the full scan', async () => {
+		const node = exampleNode('scan-events.json');
+		let harness: TriggerHarness | undefined;
+		const receiver = await startReceiver(() => harness!);
+		try {
+			harness = await TriggerHarness.create({ parameters: node.parameters, env: env(), webhookBaseUrl: receiver.baseUrl });
+			await harness.activate();
+			const stored = harness.staticData[`node:${harness.node.name}`] as { webhookId: number };
+			const [scanId] = sandbox.control.seedScans({ count: 1, template_id: 1 });
+			const delivery = await sandbox.control.deliver(stored.webhookId, 'scan.completed', scanId);
+			expect(delivery.success).toBe(true);
+			const [result] = await receiver.waitFor(1);
+			const item = result.workflowData?.[0][0].json;
+			expect(item?.event).toBe('scan.completed');
+			expect((item?.scan as { id: number }).id).toBe(scanId);
+			expect(await harness.hook('delete')).toBe(true);
+		} finally {
+			await receiver.close();
+		}
+	});
+});
