@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestFull, apiRequestList, httpStatusOf, unwrapRecord } from '../DocumentScanning/transport';
+import { apiRequestFull, apiRequestList, fieldNames, httpStatusOf, unwrapRecord } from '../DocumentScanning/transport';
 
 /**
  * Registration of the trigger's webhook at the service (`webhookMethods.default`).
@@ -148,18 +148,6 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 	return keptId !== undefined;
 }
 
-/** Extracts the field names a 422 body blames (`errors` as a map or a list). */
-function blamedFields(errorResponse: unknown): string[] {
-	const errors = (errorResponse as IDataObject | undefined)?.errors;
-	if (Array.isArray(errors)) {
-		return errors
-			.map((entry) => (entry && typeof entry === 'object' ? (entry as IDataObject).field : undefined))
-			.filter((field): field is string => typeof field === 'string');
-	}
-	if (errors && typeof errors === 'object') return Object.keys(errors);
-	return [];
-}
-
 function refusedUrlError(ctx: IHookFunctions, url: string, cause: NodeApiError): NodeApiError {
 	const isTestUrl = /\/webhook-test\//.test(url);
 	let host = '';
@@ -214,7 +202,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	}
 	if (failure !== undefined) {
 		if (failure instanceof NodeApiError && httpStatusOf(failure) === 422) {
-			const fields = blamedFields(failure.errorResponse);
+			const fields = fieldNames((failure.errorResponse as IDataObject | undefined)?.errors);
 			const text = `${failure.message} ${failure.description ?? ''}`;
 			if (fields.includes('url') || (fields.length === 0 && /url/i.test(text))) {
 				throw refusedUrlError(this, url, failure);

@@ -618,14 +618,21 @@ export interface Receiver {
 	waitFor(count: number, timeoutMs?: number): Promise<WebhookCallResult[]>;
 }
 
-/** Starts a loopback HTTP server that hands every request to the trigger harness. */
-export async function startReceiver(getHarness: () => TriggerHarness): Promise<Receiver> {
+/**
+ * Starts a loopback HTTP server that hands every request to the trigger harness. With
+ * `keepRawBody: false` it plays a webhook server that kept only the parsed body.
+ */
+export async function startReceiver(
+	getHarness: () => TriggerHarness,
+	{ keepRawBody = true } = {},
+): Promise<Receiver> {
 	const results: WebhookCallResult[] = [];
 	const waiters: Array<() => void> = [];
 	const server: Server = createServer((req, res) => {
 		void (async () => {
 			try {
 				const request = await readRequest(req);
+				if (!keepRawBody) delete (request as { rawBody?: Buffer }).rawBody;
 				results.push(await getHarness().deliver(request, res));
 			} catch (error) {
 				res.statusCode = 500;

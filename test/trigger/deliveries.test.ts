@@ -14,7 +14,6 @@ import {
 	makeHarness,
 	nodeStatic,
 	postRaw,
-	startReceiverWithoutRawBody,
 	uploadScan,
 } from './helpers';
 
@@ -168,7 +167,7 @@ describe('crafted deliveries', () => {
 
 	it('rejects when the webhook server kept no raw body (never falls back to re-serialized JSON)', async () => {
 		const { secret } = await activate();
-		const noRaw = await startReceiverWithoutRawBody(() => current);
+		const noRaw = await startReceiver(() => current, { keepRawBody: false });
 		try {
 			const url = current.webhookUrl().replace(receiver.baseUrl, noRaw.baseUrl);
 			const reply = await postRaw(url, body, { 'X-Service-Signature': sign(secret, body) });

@@ -1,12 +1,8 @@
 /** Helpers for the trigger tests: a sandbox, trigger harnesses, raw deliveries to the receiver. */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
-import { readRequest, TriggerHarness, type WebhookCallResult } from '../harness/n8n';
+import { TriggerHarness, type WebhookCallResult } from '../harness/n8n';
 
 export const ALL_EVENTS = ['scan.completed', 'scan.failed'];
 
@@ -72,34 +68,6 @@ export async function postRaw(
 		body = text;
 	}
 	return { status: res.status, body };
-}
-
-/**
- * A receiver like the harness's, but handing the node a request WITHOUT `rawBody`
- * (a webhook server that only kept the parsed body).
- */
-export async function startReceiverWithoutRawBody(
-	getHarness: () => TriggerHarness,
-): Promise<{ baseUrl: string; results: WebhookCallResult[]; close: () => Promise<void> }> {
-	const results: WebhookCallResult[] = [];
-	const server: Server = createServer((req, res) => {
-		void (async () => {
-			const request = await readRequest(req);
-			delete (request as { rawBody?: Buffer }).rawBody;
-			results.push(await getHarness().deliver(request, res));
-		})();
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		baseUrl: `http://127.0.0.1:${port}/webhook`,
-		results,
-		close: async () =>
-			await new Promise<void>((resolve) => {
-				server.closeAllConnections();
-				server.close(() => resolve());
-			}),
-	};
 }
 
 /** Items of a call result as plain JSON objects. */

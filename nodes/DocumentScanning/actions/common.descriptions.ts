@@ -15,6 +15,18 @@ export const concurrencyOption: INodeProperties = {
 		'How many input items are sent to the API at the same time. The output keeps the order of the input items.',
 };
 
+/** The "Options" collection of an operation: Concurrency first, then the operation's own. */
+export function optionsCollection(...options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [concurrencyOption, ...options],
+	};
+}
+
 export const outputOption: INodeProperties = {
 	displayName: 'Output',
 	name: 'output',

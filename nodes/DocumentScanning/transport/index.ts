@@ -356,7 +356,8 @@ function describeFields(errors: unknown): string[] {
 	return [];
 }
 
-function fieldNames(errors: unknown): string[] {
+/** Names of the fields a 422 `errors` value blames (a map, or a list of `{ field }`). */
+export function fieldNames(errors: unknown): string[] {
 	if (Array.isArray(errors)) {
 		return errors
 			.map((entry) => (isPlainObject(entry) ? (entry.field ?? entry.name ?? entry.path) : undefined))

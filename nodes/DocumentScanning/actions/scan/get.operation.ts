@@ -7,7 +7,7 @@ import { shapeScan } from '../../helpers/scanOutput';
 import { toItems } from '../../helpers/utils';
 import { waitForScan, waitSettings } from '../../helpers/wait';
 import { apiRequest } from '../../transport';
-import { concurrencyOption, outputOption, waitOptions } from '../common.descriptions';
+import { optionsCollection, outputOption, waitOptions } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -27,14 +27,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to wait until the scan is processed (completed, validation failed or failed) before outputting it',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [concurrencyOption, outputOption, ...waitOptions],
-	},
+	optionsCollection(outputOption, ...waitOptions),
 ];
 
 const displayOptions = { show: { resource: ['scan'], operation: ['get'] } };

@@ -7,7 +7,7 @@ import { shapeScan } from '../../helpers/scanOutput';
 import { toItems } from '../../helpers/utils';
 import { apiRequestAllItems } from '../../transport';
 import {
-	concurrencyOption,
+	optionsCollection,
 	limitProperty,
 	outputOption,
 	returnAllProperty,
@@ -46,14 +46,7 @@ const properties: INodeProperties[] = [
 			}),
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [concurrencyOption, outputOption],
-	},
+	optionsCollection(outputOption),
 ];
 
 const displayOptions = { show: { resource: ['scan'], operation: ['getAll'] } };

@@ -11,7 +11,7 @@ import type { ExecutionScope } from '../../helpers/utils';
 import { toItems } from '../../helpers/utils';
 import { waitForScan, waitSettings } from '../../helpers/wait';
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
-import { concurrencyOption, outputOption, templateLocator, waitOptions } from '../common.descriptions';
+import { optionsCollection, outputOption, templateLocator, waitOptions } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	templateLocator(),
@@ -32,41 +32,33 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to wait until the scan is processed and output the full scan; otherwise the scan is output as created (status "uploaded")',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			concurrencyOption,
-			{
-				displayName: 'If Already Uploaded',
-				name: 'onDuplicate',
-				type: 'options',
-				options: [
-					{
-						name: 'Error',
-						value: 'error',
-						description: 'Fail the item with the service\'s "already uploaded" error (HTTP 409)',
-					},
-					{
-						name: 'Return Existing Scan',
-						value: 'returnExisting',
-						description:
-							'Output the scan made earlier from the same file and template (found by file name) instead. No credit is used.',
-					},
-				],
-				default: 'error',
-				description: 'What to do when the service says this file was already uploaded with this template',
-			},
-			{
-				...outputOption,
-				displayOptions: { show: { '/waitForCompletion': [true] } },
-			},
-			...waitOptions,
-		],
-	},
+	optionsCollection(
+		{
+			displayName: 'If Already Uploaded',
+			name: 'onDuplicate',
+			type: 'options',
+			options: [
+				{
+					name: 'Error',
+					value: 'error',
+					description: 'Fail the item with the service\'s "already uploaded" error (HTTP 409)',
+				},
+				{
+					name: 'Return Existing Scan',
+					value: 'returnExisting',
+					description:
+						'Output the scan made earlier from the same file and template (found by file name) instead. No credit is used.',
+				},
+			],
+			default: 'error',
+			description: 'What to do when the service says this file was already uploaded with this template',
+		},
+		{
+			...outputOption,
+			displayOptions: { show: { '/waitForCompletion': [true] } },
+		},
+		...waitOptions,
+	),
 ];
 
 const displayOptions = { show: { resource: ['scan'], operation: ['upload'] } };

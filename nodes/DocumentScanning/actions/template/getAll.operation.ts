@@ -4,19 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { positiveId } from '../../helpers/params';
 import { toItems } from '../../helpers/utils';
 import { apiRequestList } from '../../transport';
-import { concurrencyOption, limitProperty, returnAllProperty } from '../common.descriptions';
+import { limitProperty, optionsCollection, returnAllProperty } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	returnAllProperty,
 	limitProperty,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [concurrencyOption],
-	},
+	optionsCollection(),
 ];
 
 const displayOptions = { show: { resource: ['template'], operation: ['getAll'] } };

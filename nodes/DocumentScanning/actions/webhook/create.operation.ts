@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toItems } from '../../helpers/utils';
 import { apiRequest } from '../../transport';
-import { concurrencyOption } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 import { WEBHOOK_EVENTS } from './shared';
 
 const properties: INodeProperties[] = [
@@ -34,14 +34,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Events to send to the URL',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [concurrencyOption],
-	},
+	optionsCollection(),
 ];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };

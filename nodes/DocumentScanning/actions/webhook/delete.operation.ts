@@ -4,19 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { positiveId } from '../../helpers/params';
 import { toItems } from '../../helpers/utils';
 import { apiRequest } from '../../transport';
-import { concurrencyOption } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 import { webhookIdProperty } from './shared';
 
 const properties: INodeProperties[] = [
 	webhookIdProperty,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [concurrencyOption],
-	},
+	optionsCollection(),
 ];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };

@@ -3,17 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toItems } from '../../helpers/utils';
 import { apiRequestList } from '../../transport';
-import { concurrencyOption } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [concurrencyOption],
-	},
+	optionsCollection(),
 ];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['getAll'] } };
