@@ -21,21 +21,8 @@ import { DEFAULT_API_KEY, startSandbox, type Sandbox, type SandboxOptions } from
 
 export { binaryItem } from '../harness/n8n';
 
-let counter = 0;
-const unique = (label: string): string => `${label} ${process.pid}-${++counter}-${Math.random().toString(36).slice(2)}`;
-
-/** PDF-looking bytes, different on every call (no accidental 409). */
-export function pdfBytes(label = 'doc'): Buffer {
-	return Buffer.from(`%PDF-1.4\n% ${unique(label)}\n%%EOF\n`);
-}
-
-export function pngBytes(label = 'img'): Buffer {
-	return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from(unique(label))]);
-}
-
-export function jpegBytes(label = 'photo'): Buffer {
-	return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(unique(label))]);
-}
+/** Document bytes, different on every call (no accidental 409): shared with the sandbox tests. */
+export { jpegBytes, pdfBytes, pngBytes } from '../sandbox/helpers';
 
 /** Starts one sandbox for a test file, resets it before each test and closes it at the end. */
 export function useSandbox(options: SandboxOptions = {}): { get: () => Sandbox; env: (extra?: Partial<TestEnvironment>) => TestEnvironment } {
