@@ -3,14 +3,15 @@
 //   .n8n-local/node24/   Node 24 from the npm registry (`npm install node@24`): n8n needs Node >= 22,
 //                        the repository itself works with Node >= 20.15.
 //   .n8n-local/n8n/      n8n@N8N_VERSION (own package.json, xlsx pinned to the registry's 0.18.5).
-//   .n8n-local/home/     N8N_USER_FOLDER: n8n's database, settings, and
-//                        .n8n/nodes/node_modules/n8n-nodes-document-scanning -> this repository.
+//   .n8n-local/home/     N8N_USER_FOLDER: n8n's database and settings under .n8n/, and this
+//                        package (as `npm pack` publishes it) in .n8n/nodes/node_modules/.
 //
 // No dependencies: used by scripts/start.mjs and scripts/e2e.mjs, and runnable on its own:
 //   node scripts/n8n-local.mjs install    install (if missing) and print the versions
 //   node scripts/n8n-local.mjs n8n ARGS   run the n8n CLI with the local environment
 import { spawn, spawnSync } from 'node:child_process';
 import {
+	copyFileSync,
 	existsSync,
 	lstatSync,
 	mkdirSync,
@@ -110,7 +111,7 @@ export function n8nIsInstalled() {
 export function ensureN8n() {
 	ensureNode();
 	if (n8nIsInstalled()) return;
-	log(`first start: installing n8n ${N8N_VERSION} into ${path.relative(ROOT, N8N_DIR)}, about 7 minutes ...`);
+	log(`first start: installing n8n ${N8N_VERSION} into ${path.relative(ROOT, N8N_DIR)}, 3 to 7 minutes ...`);
 	const started = Date.now();
 	mkdirSync(N8N_DIR, { recursive: true });
 	rmSync(N8N_MARKER, { force: true });
@@ -167,7 +168,7 @@ export function n8nEnv({ home = DEFAULT_HOME, port = Number(process.env.N8N_PORT
 		N8N_SECURE_COOKIE: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
-		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		N8N_GIT_NODE_DISABLE_BARE_REPOS: 'true',
 		DB_TYPE: 'sqlite',
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
@@ -229,32 +230,253 @@ export function ensureBuild() {
 	run('npm', ['run', 'build', '--silent'], { cwd: ROOT, env });
 }
 
+/** The files `npm pack` would publish (package.json "files" + the always-included ones). */
+function packedFiles() {
+	const env = { ...process.env };
+	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
+	const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
+		cwd: ROOT,
+		env,
+		encoding: 'utf8',
+	});
+	if (r.status !== 0) throw new Error(`npm pack --dry-run failed: ${r.stderr}`);
+	return JSON.parse(r.stdout)[0].files.map((f) => f.path);
+}
+
 /**
- * Makes n8n load this repository as the community package `n8n-nodes-document-scanning`:
- * <home>/.n8n/nodes/package.json lists it, and node_modules/n8n-nodes-document-scanning is a
- * symlink to the repository root (so a rebuild is picked up at the next start).
+ * Installs this repository into n8n's community-package folder as `n8n-nodes-document-scanning`,
+ * the way a user's install lays it out: <home>/.n8n/nodes/node_modules/n8n-nodes-document-scanning
+ * holds exactly the files `npm pack` would publish (copied fresh on every call, so a rebuild is
+ * picked up at the next start), and <home>/.n8n/nodes/package.json lists it. n8n 1.123 loads every
+ * `n8n-nodes-*` folder there at start (community-packages module, LazyPackageDirectoryLoader); no
+ * database row is needed for loading (only for the Settings -> Community Nodes list).
+ *
+ * The package's peer dependency n8n-workflow is linked to n8n's own copy: a copy inside this
+ * repository would otherwise be found first (.n8n-local sits under the repository's node_modules
+ * lookup path), and the nodes must use the n8n-workflow of the n8n that runs them.
  */
-export function linkPackage(home = DEFAULT_HOME) {
+export function installPackage(home = DEFAULT_HOME) {
 	const nodesDir = path.join(home, '.n8n', 'nodes');
 	const modules = path.join(nodesDir, 'node_modules');
+	const target = path.join(modules, PACKAGE_NAME);
 	mkdirSync(modules, { recursive: true });
+	const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 	const pkgFile = path.join(nodesDir, 'package.json');
 	let pkg = { name: 'installed-nodes', private: true, dependencies: {} };
 	try {
 		pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
 	} catch {}
-	pkg.dependencies = { ...(pkg.dependencies ?? {}), [PACKAGE_NAME]: `file:${ROOT}` };
+	pkg.dependencies = { ...(pkg.dependencies ?? {}), [PACKAGE_NAME]: version };
 	writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
-	const link = path.join(modules, PACKAGE_NAME);
+
+	rmSync(target, { recursive: true, force: true });
+	for (const file of packedFiles()) {
+		mkdirSync(path.dirname(path.join(target, file)), { recursive: true });
+		copyFileSync(path.join(ROOT, file), path.join(target, file));
+	}
+
+	const workflowLink = path.join(modules, 'n8n-workflow');
+	const workflowReal = path.join(N8N_DIR, 'node_modules', 'n8n-workflow');
 	let ok = false;
 	try {
-		ok = lstatSync(link).isSymbolicLink() && path.resolve(modules, readlinkSync(link)) === ROOT;
+		ok = lstatSync(workflowLink).isSymbolicLink() && path.resolve(modules, readlinkSync(workflowLink)) === workflowReal;
 	} catch {}
 	if (!ok) {
-		rmSync(link, { recursive: true, force: true });
-		symlinkSync(ROOT, link, 'dir');
+		rmSync(workflowLink, { recursive: true, force: true });
+		symlinkSync(workflowReal, workflowLink, 'dir');
 	}
-	return link;
+	return target;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox, the credential, the workflows, the owner account
+
+export const SANDBOX_KEY = 'sk_test_sandbox_key';
+export const CREDENTIAL = { id: '1', name: 'Document Scanning sandbox', type: 'documentScanningApi' };
+export const DEFAULT_OWNER = {
+	email: process.env.N8N_OWNER_EMAIL || 'owner@example.com',
+	password: process.env.N8N_OWNER_PASSWORD || 'Local-n8n-1',
+	firstName: 'Local',
+	lastName: 'Owner',
+};
+/** Fixed workflow ids for the import copies of examples/*.json (re-import overwrites by id). */
+export const EXAMPLE_IDS = {
+	'daily-credit-check.json': 'docscanExample01',
+	'invoice-line-items-to-erp.json': 'docscanExample02',
+	'scan-events.json': 'docscanExample03',
+};
+
+/** Pipes a child's output to ours, each line prefixed. */
+export function prefixOutput(stream, prefix, out = process.stdout, onLine) {
+	let rest = '';
+	stream.setEncoding('utf8');
+	stream.on('data', (chunk) => {
+		const lines = (rest + chunk).split('\n');
+		rest = lines.pop();
+		for (const line of lines) {
+			onLine?.(line);
+			if (out) out.write(`${prefix}${line}\n`);
+		}
+	});
+	stream.on('end', () => {
+		if (rest) {
+			onLine?.(rest);
+			if (out) out.write(`${prefix}${rest}\n`);
+		}
+	});
+}
+
+/**
+ * Starts the sandbox (`ts-node --transpile-only sandbox/cli.ts --allow-insecure-webhooks`) with the
+ * Node running this script. Resolves with { child, baseUrl } once it prints its base URL.
+ */
+export function startSandbox({ port = 8787, quiet = false, echo = true, extraArgs = [] } = {}) {
+	const tsNode = path.join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
+	const args = [tsNode, '--transpile-only', 'sandbox/cli.ts', '--allow-insecure-webhooks', '--port', String(port), ...extraArgs];
+	if (quiet) args.push('--quiet');
+	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+	return new Promise((resolve, reject) => {
+		let done = false;
+		const timer = setTimeout(() => fail(new Error('the sandbox did not start within 60 s')), 60_000);
+		function fail(err) {
+			if (done) return;
+			done = true;
+			clearTimeout(timer);
+			child.kill('SIGTERM');
+			reject(err);
+		}
+		const stderr = [];
+		prefixOutput(child.stdout, '[sandbox] ', echo ? process.stdout : null, (line) => {
+			const m = /Base URL:\s+(\S+)/.exec(line);
+			if (m && !done) {
+				done = true;
+				clearTimeout(timer);
+				resolve({ child, baseUrl: m[1] });
+			}
+		});
+		prefixOutput(child.stderr, '[sandbox] ', process.stderr, (line) => stderr.push(line));
+		child.on('error', fail);
+		child.on('exit', (code, signal) => fail(new Error(`the sandbox exited (${code ?? signal}) before it was ready: ${stderr.join(' ')}`)));
+	});
+}
+
+function checkImport(what, r) {
+	const text = `${r.stdout}\n${r.stderr}`;
+	if (r.status !== 0 || !/Successfully imported/i.test(text) || /An error occurred/i.test(text)) {
+		throw new Error(`n8n ${what} failed (exit ${r.status}):\n${text.trim()}`);
+	}
+}
+
+/** Imports (creates or overwrites) the credential "Document Scanning sandbox" with id 1. */
+export function importCredential({ baseUrl, env = n8nEnv(), apiKey = SANDBOX_KEY }) {
+	const dir = path.join(env.N8N_USER_FOLDER, 'import');
+	mkdirSync(dir, { recursive: true });
+	const file = path.join(dir, 'credentials.json');
+	const data = { baseUrl, apiKey, authHeader: 'authorization' };
+	writeFileSync(file, JSON.stringify([{ ...CREDENTIAL, data }], null, 2) + '\n', { mode: 0o600 });
+	const r = n8nSync(['import:credentials', `--input=${file}`], { env });
+	checkImport('import:credentials', r);
+	rmSync(file, { force: true }); // it holds the key in clear text
+}
+
+/** Writes copies of examples/*.json with fixed ids (and inactive) and imports them. */
+export function importExamples({ env = n8nEnv() } = {}) {
+	const dir = path.join(env.N8N_USER_FOLDER, 'import', 'workflows');
+	rmSync(dir, { recursive: true, force: true });
+	mkdirSync(dir, { recursive: true });
+	const names = [];
+	for (const file of readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort()) {
+		const workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8'));
+		const id = EXAMPLE_IDS[file] ?? `docscan${file.replace(/[^a-zA-Z0-9]/g, '').slice(0, 9)}`;
+		writeFileSync(path.join(dir, file), JSON.stringify({ ...workflow, id, active: false }, null, 2) + '\n');
+		names.push(workflow.name);
+	}
+	const r = n8nSync(['import:workflow', '--separate', `--input=${dir}`], { env });
+	checkImport('import:workflow', r);
+	return names;
+}
+
+/** Imports one workflow object (with its id) from a file. */
+export function importWorkflow(workflow, { env = n8nEnv() } = {}) {
+	const dir = path.join(env.N8N_USER_FOLDER, 'import');
+	mkdirSync(dir, { recursive: true });
+	const file = path.join(dir, `${workflow.id}.json`);
+	writeFileSync(file, JSON.stringify(workflow, null, 2) + '\n');
+	const r = n8nSync(['import:workflow', `--input=${file}`], { env });
+	checkImport('import:workflow', r);
+}
+
+export async function waitForN8n(url, { timeoutMs = 180_000, child } = {}) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child && child.exitCode !== null) throw new Error(`n8n exited with ${child.exitCode} before it was ready`);
+		try {
+			// /healthz answers before the REST API is mounted; /rest/settings answers JSON once it is.
+			const res = await fetch(new URL('rest/settings', url), { signal: AbortSignal.timeout(2000) });
+			if (res.ok && (res.headers.get('content-type') ?? '').includes('json')) return;
+		} catch {}
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	throw new Error(`n8n did not answer on ${url} within ${timeoutMs / 1000} s`);
+}
+
+/** Sets up the owner account through n8n's own first-run endpoint, when none is set up yet. */
+export async function ensureOwner(url, owner = DEFAULT_OWNER) {
+	const settings = await (await fetch(new URL('rest/settings', url))).json();
+	if (!settings?.data?.userManagement?.showSetupOnFirstLoad) return false;
+	const res = await fetch(new URL('rest/owner/setup', url), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(owner),
+	});
+	if (!res.ok) throw new Error(`owner setup failed: ${res.status} ${await res.text()}`);
+	return true;
+}
+
+/** Logs in as the owner; returns the cookie header for /rest calls. */
+export async function login(url, owner = DEFAULT_OWNER) {
+	const res = await fetch(new URL('rest/login', url), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }),
+	});
+	if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+	return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+}
+
+/** Resolves when the port can be bound on 127.0.0.1. */
+export async function portIsFree(port) {
+	const net = await import('node:net');
+	return new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+export async function freePort() {
+	const net = await import('node:net');
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Sends SIGTERM, then SIGKILL after graceMs; resolves when the child has exited. */
+export function stopChild(child, graceMs = 15_000) {
+	if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		child.once('exit', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+		child.kill('SIGTERM');
+	});
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -265,7 +487,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 		const v = spawnSync(NODE_BIN, [N8N_BIN, '--version'], { env: n8nEnv(), encoding: 'utf8' });
 		log(`node ${spawnSync(NODE_BIN, ['-v'], { encoding: 'utf8' }).stdout.trim()}, n8n ${v.stdout.trim()} (${Math.round((Date.now() - t0) / 1000)} s)`);
 	} else if (cmd === 'n8n') {
-		linkPackage();
+		installPackage();
 		const r = n8nSync(rest, { capture: false });
 		process.exit(r.status ?? 1);
 	} else {

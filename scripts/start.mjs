@@ -1,0 +1,161 @@
+// `npm start`: the local API sandbox plus a real n8n with this package's nodes, the credential
+// "Document Scanning sandbox" and the example workflows loaded. See docs/real-n8n.md.
+//
+//   npm start                     sandbox on :8787 + n8n on :5678 (first start installs n8n, 3-7 min)
+//   npm start -- --sandbox-only   only the sandbox (same as npm run start:sandbox)
+//   npm start -- --no-owner       do not create the local owner account (n8n asks for one on first open)
+//
+// Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_OWNER_EMAIL / N8N_OWNER_PASSWORD.
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import {
+	DEFAULT_HOME,
+	DEFAULT_OWNER,
+	ROOT,
+	SANDBOX_KEY,
+	CREDENTIAL,
+	ensureBuild,
+	ensureN8n,
+	ensureOwner,
+	importCredential,
+	importExamples,
+	installPackage,
+	log,
+	n8nEnv,
+	n8nSpawn,
+	portIsFree,
+	prefixOutput,
+	startSandbox,
+	stopChild,
+	waitForN8n,
+} from './n8n-local.mjs';
+
+const { values: flags } = parseArgs({
+	options: {
+		'sandbox-only': { type: 'boolean' },
+		'no-owner': { type: 'boolean' },
+		'quiet-sandbox': { type: 'boolean' },
+		help: { type: 'boolean' },
+	},
+	strict: true,
+});
+
+if (flags.help) {
+	console.log(
+		[
+			'npm start [-- options]',
+			'  --sandbox-only   only the API sandbox (npm run start:sandbox)',
+			'  --no-owner       do not set up the local owner account automatically',
+			'  --quiet-sandbox  no per-request log from the sandbox',
+			'Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_OWNER_EMAIL, N8N_OWNER_PASSWORD',
+		].join('\n'),
+	);
+	process.exit(0);
+}
+
+if (flags['sandbox-only']) {
+	const child = spawn(
+		process.execPath,
+		[path.join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', 'sandbox/cli.ts', '--allow-insecure-webhooks'],
+		{ cwd: ROOT, stdio: 'inherit' },
+	);
+	for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+} else {
+	await main();
+}
+
+async function main() {
+	const startedAt = Date.now();
+	const n8nPort = Number(process.env.N8N_PORT) || 5678;
+	const sandboxPort = Number(process.env.SANDBOX_PORT) || 8787;
+	for (const [name, port] of [
+		['n8n (N8N_PORT)', n8nPort],
+		['sandbox (SANDBOX_PORT)', sandboxPort],
+	]) {
+		if (!(await portIsFree(port))) {
+			console.error(`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)\)/)[1]}=<another port>.`);
+			process.exit(1);
+		}
+	}
+
+	ensureBuild();
+	ensureN8n();
+	installPackage(DEFAULT_HOME);
+	const env = n8nEnv({ home: DEFAULT_HOME, port: n8nPort });
+	const n8nUrl = `http://localhost:${n8nPort}/`;
+
+	let sandbox;
+	let n8n;
+	let stopping = false;
+	const shutdown = async (code) => {
+		if (stopping) return;
+		stopping = true;
+		log('stopping n8n and the sandbox ...');
+		await Promise.all([stopChild(n8n), stopChild(sandbox?.child)]);
+		process.exit(code);
+	};
+	let signals = 0;
+	for (const sig of ['SIGINT', 'SIGTERM']) {
+		process.on(sig, () => {
+			if (++signals > 1) {
+				n8n?.kill('SIGKILL');
+				sandbox?.child.kill('SIGKILL');
+				process.exit(1);
+			}
+			void shutdown(0);
+		});
+	}
+
+	try {
+		sandbox = await startSandbox({ port: sandboxPort, quiet: flags['quiet-sandbox'] });
+		sandbox.child.on('exit', (code) => {
+			if (!stopping) {
+				log(`the sandbox exited (${code}); stopping`);
+				void shutdown(1);
+			}
+		});
+
+		log('importing the credential and the example workflows into n8n ...');
+		importCredential({ baseUrl: sandbox.baseUrl, env });
+		const workflows = importExamples({ env });
+
+		log(`starting n8n on ${n8nUrl} ...`);
+		n8n = n8nSpawn(['start'], { env });
+		prefixOutput(n8n.stdout, '[n8n] ');
+		prefixOutput(n8n.stderr, '[n8n] ', process.stderr);
+		n8n.on('exit', (code, signal) => {
+			if (!stopping) {
+				log(`n8n exited (${code ?? signal}); stopping`);
+				void shutdown(1);
+			}
+		});
+		await waitForN8n(n8nUrl, { child: n8n });
+		const ownerCreated = flags['no-owner'] ? false : await ensureOwner(n8nUrl);
+
+		const owner = flags['no-owner']
+			? '  Owner:     first open asks you to create the owner account'
+			: `  Log in:    ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}  (${ownerCreated ? 'owner account created now' : 'the owner account npm start created on the first run'}; local only)`;
+		console.log(
+			[
+				'',
+				'==================================================================',
+				` n8n is running with n8n-nodes-document-scanning loaded (ready in ${Math.round((Date.now() - startedAt) / 1000)} s)`,
+				`  Open:      ${n8nUrl}`,
+				owner,
+				`  Workflows: ${workflows.join(', ')} (inactive)`,
+				`  Credential "${CREDENTIAL.name}" (id ${CREDENTIAL.id}) -> ${sandbox.baseUrl}`,
+				` Document Scanning API sandbox`,
+				`  Base URL:  ${sandbox.baseUrl}`,
+				`  API key:   ${SANDBOX_KEY}`,
+				' Ctrl+C stops both.',
+				'==================================================================',
+				'',
+			].join('\n'),
+		);
+	} catch (err) {
+		console.error(`npm start failed: ${err.message}`);
+		await shutdown(1);
+	}
+}
