@@ -74,6 +74,16 @@ function run(cmd, args, options) {
 	return result;
 }
 
+/** `run`, once more after a failure: a registry hiccup should not fail a first start or CI. */
+function runTwice(cmd, args, options) {
+	try {
+		return run(cmd, args, options);
+	} catch (error) {
+		log(`${error.message}; trying once more ...`);
+		return run(cmd, args, options);
+	}
+}
+
 function nodeWorks() {
 	if (!existsSync(NODE_BIN)) return false;
 	const r = spawnSync(NODE_BIN, ['-v'], { encoding: 'utf8' });
@@ -90,7 +100,7 @@ export function ensureNode() {
 	);
 	const env = { ...process.env };
 	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
-	run('npm', ['install', '--no-audit', '--no-fund', `node@${NODE_SPEC}`], { cwd: NODE_DIR, env });
+	runTwice('npm', ['install', '--no-audit', '--no-fund', `node@${NODE_SPEC}`], { cwd: NODE_DIR, env });
 	if (!nodeWorks()) throw new Error(`${NODE_BIN} is not a working Node ${NODE_SPEC}`);
 	writeFileSync(NODE_MARKER, NODE_SPEC + '\n');
 }
@@ -121,7 +131,7 @@ export function ensureN8n() {
 			{
 				name: 'n8n-local',
 				private: true,
-				description: 'The real n8n used by npm start / npm run e2e (see docs/real-n8n.md)',
+				description: 'The real n8n used by npm start / npm run e2e (see the README, "Real n8n")',
 				dependencies: { n8n: N8N_VERSION },
 				// n8n's own dependency points xlsx at a tarball outside the npm registry.
 				overrides: { xlsx: '0.18.5' },
@@ -130,7 +140,7 @@ export function ensureN8n() {
 			2,
 		) + '\n',
 	);
-	run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env: toolEnv() });
+	runTwice('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env: toolEnv() });
 	const version = n8nInstalledVersion();
 	if (version !== N8N_VERSION) throw new Error(`n8n install finished but found version ${version}`);
 	writeFileSync(N8N_MARKER, N8N_VERSION + '\n');
