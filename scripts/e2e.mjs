@@ -1,6 +1,6 @@
 // `npm run e2e`: proves the nodes work inside a real n8n (the one `npm start` uses).
 //
-// 1. builds if needed, installs n8n if missing (.n8n-local/, see docs/real-n8n.md);
+// 1. builds if needed, installs n8n if missing (.n8n-local/, see the README, "Real n8n");
 // 2. a fresh n8n home (.n8n-local/e2e-home) with this package linked as a community package,
 //    the sandbox on a free port, the credential "Document Scanning sandbox" imported;
 // 3. `n8n execute` of a Manual Trigger -> Account: Get -> Template: Get Many workflow, checked

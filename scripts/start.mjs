@@ -1,5 +1,5 @@
 // `npm start`: the local API sandbox plus a real n8n with this package's nodes, the credential
-// "Document Scanning sandbox" and the example workflows loaded. See docs/real-n8n.md.
+// "Document Scanning sandbox" and the example workflows loaded. See the README, "Real n8n".
 //
 //   npm start                     sandbox on :8787 + n8n on :5678 (first start installs n8n, 3-7 min)
 //   npm start -- --sandbox-only   only the sandbox (same as npm run start:sandbox)
