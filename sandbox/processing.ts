@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { confidenceFor, extractData, extractionSeed, failureReason, violateRule } from './extract';
 import { ResolvedOptions } from './options';
 import { Scheduler } from './scheduler';
-import { ScanRecord, Store } from './state';
+import { newScanRecord, ScanRecord, Store } from './state';
 import { ExtractionMode, Outcome, ScanStatus } from './types';
 
 /** Default outcome by file name: "fail" -> failed, "invalid" -> validation_failed, else completed. */
@@ -37,24 +37,18 @@ export function applyResult(scan: ScanRecord, mode: ExtractionMode, status: Scan
 /** A scan that is not stored anywhere, for sample deliveries. */
 export function sampleScan(templateId: number, mode: ExtractionMode, status: Outcome, now: number): ScanRecord {
   const filename = 'sample-document.pdf';
-  const scan: ScanRecord = {
-    id: 0,
-    accountId: 0,
-    templateId,
-    filename,
-    status: 'uploaded',
-    confidence: null,
-    extractedData: null,
-    reviewedData: null,
-    validationErrors: null,
-    isPartial: false,
-    errorMessage: null,
-    createdAt: now,
-    updatedAt: now,
-    contentSha256: createHash('sha256').update(filename).digest('hex'),
-    charged: false,
-    plannedOutcome: status,
-  };
+  const scan = newScanRecord(
+    {
+      id: 0,
+      accountId: 0,
+      templateId,
+      filename,
+      contentSha256: createHash('sha256').update(filename).digest('hex'),
+      charged: false,
+      plannedOutcome: status,
+    },
+    now,
+  );
   applyResult(scan, mode, status);
   return scan;
 }

@@ -98,6 +98,25 @@ const DEFAULT_TEMPLATES: ReadonlyArray<{ name: string; mode: ExtractionMode; act
 ];
 
 /** All sandbox data. IDs are global integer counters that restart at 1 on reset. */
+/** A scan as it is right after upload (status `uploaded`, nothing extracted yet). */
+export function newScanRecord(
+  input: Pick<ScanRecord, 'id' | 'accountId' | 'templateId' | 'filename' | 'contentSha256' | 'charged' | 'plannedOutcome'>,
+  now: number,
+): ScanRecord {
+  return {
+    ...input,
+    status: 'uploaded',
+    confidence: null,
+    extractedData: null,
+    reviewedData: null,
+    validationErrors: null,
+    isPartial: false,
+    errorMessage: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
 export class Store {
   private accounts = new Map<number, AccountRecord>();
   private accountsByKey = new Map<string, AccountRecord>();
@@ -244,25 +263,7 @@ export class Store {
     plannedOutcome: Outcome;
     charged: boolean;
   }): ScanRecord {
-    const now = this.clock.now();
-    const scan: ScanRecord = {
-      id: ++this.counters.scan,
-      accountId: input.accountId,
-      templateId: input.templateId,
-      filename: input.filename,
-      status: 'uploaded',
-      confidence: null,
-      extractedData: null,
-      reviewedData: null,
-      validationErrors: null,
-      isPartial: false,
-      errorMessage: null,
-      createdAt: now,
-      updatedAt: now,
-      contentSha256: input.contentSha256,
-      charged: input.charged,
-      plannedOutcome: input.plannedOutcome,
-    };
+    const scan = newScanRecord({ id: ++this.counters.scan, ...input }, this.clock.now());
     this.scans.set(scan.id, scan);
     return scan;
   }
