@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 
+import { githubAnchors } from './markdown';
+
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
@@ -22,33 +24,6 @@ const N8N_CATEGORIES = [
 	'Sales',
 	'Utility',
 ];
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, -1, -2 for repeats. */
-function githubAnchors(markdown: string): Set<string> {
-	const anchors = new Set<string>();
-	const seen = new Map<string, number>();
-	let fence: string | null = null;
-	for (const line of markdown.split('\n')) {
-		const fenceMatch = /^\s*(```|~~~)/.exec(line);
-		if (fenceMatch) {
-			if (fence === null) fence = fenceMatch[1];
-			else if (fence === fenceMatch[1]) fence = null;
-			continue;
-		}
-		if (fence !== null) continue;
-		const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-		if (!heading) continue;
-		const base = heading[1]
-			.replace(/<[^>]*>/g, '')
-			.toLowerCase()
-			.replace(/[^\p{L}\p{N}\s_-]/gu, '')
-			.replace(/\s/g, '-');
-		const count = seen.get(base) ?? 0;
-		seen.set(base, count + 1);
-		anchors.add(count === 0 ? base : `${base}-${count}`);
-	}
-	return anchors;
-}
 
 const repoUrl = String(pkg.repository.url)
 	.replace(/^git\+/, '')
