@@ -96,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       status: null,
       authScheme: credentials.scheme,
       at: isoWithOffset(core.clock.now()),
+      atMs: core.clock.now(),
     };
     core.requestLog.push(entry);
     const fault = core.faults.take(method, entry.path);

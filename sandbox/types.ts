@@ -96,6 +96,8 @@ export interface RequestLogEntry {
   authScheme: AuthScheme;
   /** ISO 8601 time on the virtual clock. */
   at: string;
+  /** The same time in milliseconds (arrival of the request, before any latency). */
+  atMs?: number;
 }
 
 export interface DeliveryRecord {

@@ -1,0 +1,244 @@
+/**
+ * Runs batch workflows in the real n8n that `npm start` installs (.n8n-local/, n8n 1.123.81 on
+ * Node 24), against a sandbox that is already running, and prints one JSON document:
+ *
+ *   node bench/real-n8n.mjs '{"origin":"http://127.0.0.1:PORT","scenarios":[...]}'
+ *
+ * Each scenario: { kind: "node" | "diy", envelope, uploads, processingMs, latencyMs, concurrency }.
+ * - "node": Manual Trigger → Code (N PDFs) → Document Scanning (Upload, Wait for Completion);
+ * - "diy": the do-it-yourself path: Code → HTTP Request v4 (multipart upload) → Wait 5 s →
+ *   HTTP Request (GET /scans/{id}).
+ * Every workflow runs with `n8n execute --id --rawOutput` in a fresh n8n home
+ * (.n8n-local/bench-home/); times come from n8n's own run data (node start + execution time),
+ * so n8n's boot is not counted. When n8n is not installed it prints { skipped: "…" }.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import {
+	CREDENTIAL,
+	LOCAL,
+	SANDBOX_KEY,
+	freePort,
+	importCredential,
+	importWorkflow,
+	installPackage,
+	n8nEnv,
+	n8nIsInstalled,
+	n8nSync,
+} from '../scripts/n8n-local.mjs';
+
+const WAIT_SECONDS = 5;
+
+function codeNode(uploads) {
+	return {
+		id: 'code',
+		name: 'Make PDFs',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [200, 0],
+		parameters: {
+			jsCode: [
+				`const items = [];`,
+				`for (let i = 0; i < ${uploads}; i++) {`,
+				`  const text = '%PDF-1.4\\n% bench ' + $execution.id + ' ' + Date.now() + ' ' + Math.random() + ' ' + i + '\\n%%EOF\\n';`,
+				`  items.push({ json: { i }, binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'application/pdf', fileName: 'real-' + i + '.pdf', fileExtension: 'pdf' } } });`,
+				`}`,
+				`return items;`,
+			].join('\n'),
+		},
+	};
+}
+
+const trigger = { id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+
+function nodeWorkflow(id, scenario) {
+	return {
+		id,
+		name: `bench node ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			trigger,
+			codeNode(scenario.uploads),
+			{
+				id: 'scan',
+				name: 'Scan',
+				type: 'n8n-nodes-document-scanning.documentScanning',
+				typeVersion: 1,
+				position: [400, 0],
+				credentials: { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+				parameters: {
+					resource: 'scan',
+					operation: 'upload',
+					templateId: { __rl: true, mode: 'id', value: '1' },
+					binaryPropertyName: 'data',
+					waitForCompletion: true,
+					options: { concurrency: scenario.concurrency },
+				},
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Make PDFs', type: 'main', index: 0 }]] },
+			'Make PDFs': { main: [[{ node: 'Scan', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+function diyWorkflow(id, scenario, baseUrl) {
+	const headers = {
+		parameters: [
+			{ name: 'Authorization', value: `Bearer ${SANDBOX_KEY}` },
+			{ name: 'Accept', value: 'application/json' },
+		],
+	};
+	return {
+		id,
+		name: `bench diy ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			trigger,
+			codeNode(scenario.uploads),
+			{
+				id: 'upload',
+				name: 'Upload',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [400, 0],
+				parameters: {
+					method: 'POST',
+					url: `${baseUrl}/scans`,
+					sendHeaders: true,
+					headerParameters: headers,
+					sendBody: true,
+					contentType: 'multipart-form-data',
+					bodyParameters: {
+						parameters: [
+							{ name: 'template_id', value: '1' },
+							{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
+						],
+					},
+					options: {},
+				},
+			},
+			{
+				id: 'wait',
+				name: 'Wait',
+				type: 'n8n-nodes-base.wait',
+				typeVersion: 1.1,
+				position: [600, 0],
+				webhookId: '5f0c7c1e-0000-4000-8000-00000000b001',
+				parameters: { amount: WAIT_SECONDS, unit: 'seconds' },
+			},
+			{
+				id: 'get',
+				name: 'Get',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [800, 0],
+				parameters: {
+					method: 'GET',
+					url: `=${baseUrl}/scans/{{ $json.data ? $json.data.id : $json.id }}`,
+					sendHeaders: true,
+					headerParameters: headers,
+					options: {},
+				},
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Make PDFs', type: 'main', index: 0 }]] },
+			'Make PDFs': { main: [[{ node: 'Upload', type: 'main', index: 0 }]] },
+			Upload: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] },
+			Wait: { main: [[{ node: 'Get', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+function parseRunOutput(stdout) {
+	const start = stdout.startsWith('{') ? 0 : stdout.indexOf('\n{') + 1;
+	const end = stdout.lastIndexOf('\n}');
+	if (start <= 0 && !stdout.startsWith('{')) throw new Error(`no JSON in the output of n8n execute:\n${stdout.slice(-2000)}`);
+	return JSON.parse(stdout.slice(start, end + 2));
+}
+
+/** From the first measured node's start to the last one's end, in n8n's own run data. */
+function span(run, first, last) {
+	const runData = run?.data?.resultData?.runData ?? {};
+	const a = runData[first]?.[0];
+	const b = runData[last]?.[0];
+	if (!a || !b) throw new Error(`no run data for ${first} / ${last}: ${JSON.stringify(run?.data?.resultData?.error ?? {}).slice(0, 500)}`);
+	return b.startTime + b.executionTime - a.startTime;
+}
+
+function outputOf(run, nodeName) {
+	return (run?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+}
+
+async function control(origin, method, route, body) {
+	const response = await fetch(`${origin}/__sandbox/${route}`, {
+		method,
+		headers: { 'Content-Type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	return await response.json();
+}
+
+export async function runRealN8n({ origin, scenarios }) {
+	if (!n8nIsInstalled()) {
+		return { skipped: 'n8n is not installed in .n8n-local/ (run `npm start` once to install it)' };
+	}
+	const baseUrl = `${origin}/api/v1`;
+	const home = path.join(LOCAL, 'bench-home');
+	rmSync(home, { recursive: true, force: true });
+	mkdirSync(home, { recursive: true });
+	installPackage(home);
+	const env = n8nEnv({ home, port: await freePort(), extra: { N8N_LOG_LEVEL: 'warn' } });
+	importCredential({ baseUrl, env });
+
+	const results = [];
+	for (const [index, scenario] of scenarios.entries()) {
+		const id = `benchWorkflow${String(index).padStart(3, '0')}`;
+		const workflow = scenario.kind === 'node' ? nodeWorkflow(id, scenario) : diyWorkflow(id, scenario, baseUrl);
+		importWorkflow(workflow, { env });
+		await control(origin, 'POST', 'reset', {
+			envelope: scenario.envelope,
+			processingDelayMs: Math.round(scenario.processingMs / 2),
+			latencyMs: scenario.latencyMs,
+		});
+		const exec = n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs: 300_000 });
+		const run = parseRunOutput(exec.stdout);
+		const last = scenario.kind === 'node' ? 'Scan' : 'Get';
+		const first = scenario.kind === 'node' ? 'Scan' : 'Upload';
+		const wallMs = span(run, first, last);
+		const out = outputOf(run, last).map((json) => (json.data && json.data.id !== undefined ? json.data : json));
+		const requests = await control(origin, 'GET', 'requests');
+		const gets = requests.filter((r) => r.method === 'GET').length;
+		const inInputOrder =
+			out.length === scenario.uploads &&
+			out.every((scan, i) => scan.filename === `real-${i}.pdf` && scan.status === 'completed');
+		results.push({
+			...scenario,
+			wallMs,
+			ratioToProcessing: Math.round((wallMs / scenario.processingMs) * 100) / 100,
+			getsPerDocument: Math.round((gets / scenario.uploads) * 100) / 100,
+			inInputOrder,
+			...(scenario.kind === 'diy' ? { waitSeconds: WAIT_SECONDS } : {}),
+		});
+	}
+	return { n8n: '1.123.81 (Node 24, .n8n-local)', results };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const input = JSON.parse(process.argv[2] ?? '{}');
+	runRealN8n(input).then(
+		(result) => {
+			process.stdout.write(`\n@@RESULT@@${JSON.stringify(result)}\n`);
+			process.exit(0);
+		},
+		(error) => {
+			process.stdout.write(`\n@@RESULT@@${JSON.stringify({ error: String(error?.stack ?? error) })}\n`);
+			process.exit(1);
+		},
+	);
+}
