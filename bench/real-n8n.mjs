@@ -175,13 +175,19 @@ function outputOf(run, nodeName) {
 	return (run?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
-async function control(origin, method, route, body) {
-	const response = await fetch(`${origin}/__sandbox/${route}`, {
-		method,
-		headers: { 'Content-Type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	return await response.json();
+async function control(origin, method, route, body, attempt = 0) {
+	try {
+		const response = await fetch(`${origin}/__sandbox/${route}`, {
+			method,
+			headers: { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return await response.json();
+	} catch (error) {
+		// A kept-alive connection the sandbox closed while `n8n execute` ran: once more, on a new one.
+		if (attempt === 0) return await control(origin, method, route, body, 1);
+		throw error;
+	}
 }
 
 export async function runRealN8n({ origin, scenarios }) {
@@ -193,7 +199,7 @@ export async function runRealN8n({ origin, scenarios }) {
 	rmSync(home, { recursive: true, force: true });
 	mkdirSync(home, { recursive: true });
 	installPackage(home);
-	const env = n8nEnv({ home, port: await freePort(), extra: { N8N_LOG_LEVEL: 'warn' } });
+	const env = n8nEnv({ home, port: await freePort() });
 	importCredential({ baseUrl, env });
 
 	const results = [];

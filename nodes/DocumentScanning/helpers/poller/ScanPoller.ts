@@ -74,9 +74,7 @@ export class ScanPoller {
 			this.entries.add(entry);
 			if (!this.running) {
 				this.running = true;
-				void this.run().finally(() => {
-					this.running = false;
-				});
+				void this.run();
 			} else {
 				this.wake();
 			}
@@ -94,16 +92,25 @@ export class ScanPoller {
 		this.nap?.abort();
 	}
 
+	/** The loop; `running` is cleared in the same turn it ends, so a later join starts a new one. */
 	private async run(): Promise<void> {
-		while (this.entries.size > 0 && !this.stopped) {
-			if (this.settleDeadlines()) break;
-			const nextDue = Math.min(...[...this.entries].map((entry) => entry.due));
-			const now = Date.now();
-			if (nextDue > now) {
-				await this.sleepUntil(nextDue);
-				continue;
+		try {
+			while (this.entries.size > 0 && !this.stopped) {
+				if (this.settleDeadlines()) break;
+				const nextDue = Math.min(...[...this.entries].map((entry) => entry.due));
+				const now = Date.now();
+				if (nextDue > now) {
+					await this.sleepUntil(nextDue);
+					continue;
+				}
+				await this.during(this.round(now));
 			}
-			await this.during(this.round(now));
+		} catch (error) {
+			// A fault of the poller itself: no item may be left waiting for ever.
+			for (const entry of this.entries) entry.reject(error);
+			this.entries.clear();
+		} finally {
+			this.running = false;
 		}
 	}
 
