@@ -208,7 +208,7 @@ async function main() {
 			for (const r of real.results ?? []) {
 				console.log(
 					`real n8n ${String(r.kind).padEnd(4)} ${r.uploads} uploads, ${String(r.envelope).padEnd(4)}: ${r.wallMs} ms = ${r.ratioToProcessing}x the processing time; ` +
-						`${r.getsPerDocument} GET/doc; input order ${r.inInputOrder ? 'kept' : 'BROKEN'}${r.kind === 'diy' ? ` (HTTP Request upload, Wait ${r.waitSeconds} s, HTTP Request GET)` : ''}`,
+						`${r.getsPerDocument} GET/doc; held ${r.deliveryP50Ms} ms (p50) / ${r.deliveryMaxMs} ms (max) after the service finished; input order ${r.inInputOrder ? 'kept' : 'BROKEN'}${r.kind === 'diy' ? ` (HTTP Request upload, Wait ${r.waitSeconds} s, HTTP Request GET)` : ''}`,
 				);
 			}
 		}

@@ -220,6 +220,17 @@ export async function runRealN8n({ origin, scenarios }) {
 		const out = outputOf(run, last).map((json) => (json.data && json.data.id !== undefined ? json.data : json));
 		const requests = await control(origin, 'GET', 'requests');
 		const gets = requests.filter((r) => r.method === 'GET').length;
+		// How long after the service finished each scan the workflow held it.
+		const delays = [];
+		for (const scan of out) {
+			const stored = await control(origin, 'GET', `scans/${scan.id}`);
+			const handled = requests
+				.filter((r) => r.method === 'GET' && r.path === `/scans/${scan.id}` && r.status === 200)
+				.map((r) => r.atMs + scenario.latencyMs)
+				.filter((at) => at >= stored.updatedAt);
+			if (handled.length > 0) delays.push(Math.min(...handled) - stored.updatedAt);
+		}
+		delays.sort((a, b) => a - b);
 		const inInputOrder =
 			out.length === scenario.uploads &&
 			out.every((scan, i) => scan.filename === `real-${i}.pdf` && scan.status === 'completed');
@@ -228,6 +239,8 @@ export async function runRealN8n({ origin, scenarios }) {
 			wallMs,
 			ratioToProcessing: Math.round((wallMs / scenario.processingMs) * 100) / 100,
 			getsPerDocument: Math.round((gets / scenario.uploads) * 100) / 100,
+			deliveryP50Ms: delays.length ? Math.round(delays[Math.ceil(delays.length / 2) - 1]) : null,
+			deliveryMaxMs: delays.length ? Math.round(delays[delays.length - 1]) : null,
 			inInputOrder,
 			...(scenario.kind === 'diy' ? { waitSeconds: WAIT_SECONDS } : {}),
 		});

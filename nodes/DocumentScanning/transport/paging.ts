@@ -6,8 +6,11 @@ import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from './index';
 
 /** Pages read at the same time when `meta` tells how many there are. */
 export const PAGE_CONCURRENCY = 8;
-/** Pages read ahead at the same time when nothing tells how many there are. */
-export const PAGE_LOOKAHEAD = 4;
+/**
+ * Pages read ahead at the same time when nothing tells how many there are: 2 at first,
+ * twice as many each round, at most this many.
+ */
+export const PAGE_LOOKAHEAD = 8;
 /** Hard cap: at most this many pages (25 each: 10,000 scans) are read for one listing. */
 export const MAX_PAGES = 400;
 
@@ -41,7 +44,8 @@ export function pageCountOf(page: ListPage): number | undefined {
  * Reads a paginated listing (`page` = 1, 2, …) with pages side by side:
  * - when page 1's `meta` gives the page count, the remaining pages are read
  *   `concurrency` at a time;
- * - otherwise `lookahead` pages are read at a time until a short or empty page, a page
+ * - otherwise pages are read ahead, 2 at first and twice as many each round up to
+ *   `lookahead`, until a short or empty page, a page
  *   `meta` / `links` call the last, or a server that ignores `page` (same first record);
  *   pages read past the end are dropped.
  * Each page is requested once. The records come out in page order (newest first for
@@ -87,10 +91,12 @@ export async function readPages(
 	}
 
 	let next = 2;
+	let ahead = 2;
 	while (!done) {
 		if (wantedPages !== undefined && next > wantedPages) break;
 		if (next > maxPages) throw tooManyPages(this, maxPages, options.itemIndex);
-		let width = Math.min(options.lookahead ?? PAGE_LOOKAHEAD, maxPages - next + 1);
+		let width = Math.min(ahead, options.lookahead ?? PAGE_LOOKAHEAD, maxPages - next + 1);
+		ahead *= 2;
 		if (wantedPages !== undefined) width = Math.min(width, wantedPages - next + 1);
 		const batch = await inBatches(width, width, async (i) => await fetchPage(next + i));
 		for (const [offset, page] of batch.entries()) {

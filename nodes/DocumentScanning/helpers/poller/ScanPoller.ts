@@ -10,7 +10,7 @@ import { readScan, readStatuses } from './requests';
 /** With this many scans waiting or more, one listing is cheaper than a read per scan. */
 export const LIST_THRESHOLD = 3;
 /** Requests of one round sent at the same time. */
-const ROUND_CONCURRENCY = 5;
+const ROUND_CONCURRENCY = 10;
 
 export interface WaitRequest {
 	scanId: number;
