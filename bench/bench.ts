@@ -198,14 +198,28 @@ async function main() {
 			results.realN8n = { skipped: '--no-real-n8n' };
 		} else {
 			const uploads = Number(values['real-n8n-uploads']);
-			const scenarios = envelopes.flatMap((envelope) =>
-				(['node', 'diy'] as const).map((kind) => ({ kind, envelope, uploads, processingMs, latencyMs, concurrency })),
-			);
+			const scenarios = envelopes.flatMap((envelope) => [
+				...(['node', 'diy'] as const).map((kind) => ({ kind, envelope, uploads, processingMs, latencyMs, concurrency })),
+				{ kind: 'returnAll', envelope, scans: scanCount, latencyMs },
+				{ kind: 'timeout', envelope, waitTimeoutS: 1, latencyMs },
+			]);
 			const real = (await realN8n(sandbox, scenarios)) as { skipped?: string; error?: string; results?: Array<Record<string, unknown>> };
 			results.realN8n = real;
 			if (real.skipped) console.log(`real n8n: skipped: ${real.skipped}`);
 			else if (real.error) console.log(`real n8n: failed: ${real.error}`);
 			for (const r of real.results ?? []) {
+				if (r.kind === 'returnAll') {
+					console.log(
+						`real n8n Return All ${r.scans} scans (${r.pages} pages), ${String(r.envelope).padEnd(4)}: ${r.wallMs} ms = ${r.ratio}x pages x latency (${r.sequentialMs} ms); output ${r.correct ? 'complete, newest first, no duplicates' : 'WRONG'}`,
+					);
+					continue;
+				}
+				if (r.kind === 'timeout') {
+					console.log(
+						`real n8n Wait Timeout ${r.waitTimeoutS} s under 429 + Retry-After 30, ${String(r.envelope).padEnd(4)}: the item failed after ${r.wallMs} ms = ${r.ratioToTimeout}x the timeout: "${r.error}"`,
+					);
+					continue;
+				}
 				console.log(
 					`real n8n ${String(r.kind).padEnd(4)} ${r.uploads} uploads, ${String(r.envelope).padEnd(4)}: ${r.wallMs} ms = ${r.ratioToProcessing}x the processing time; ` +
 						`${r.getsPerDocument} GET/doc; held ${r.deliveryP50Ms} ms (p50) / ${r.deliveryMaxMs} ms (max) after the service finished; input order ${r.inInputOrder ? 'kept' : 'BROKEN'}${r.kind === 'diy' ? ` (HTTP Request upload, Wait ${r.waitSeconds} s, HTTP Request GET)` : ''}`,

@@ -4,10 +4,14 @@
  *
  *   node bench/real-n8n.mjs '{"origin":"http://127.0.0.1:PORT","scenarios":[...]}'
  *
- * Each scenario: { kind: "node" | "diy", envelope, uploads, processingMs, latencyMs, concurrency }.
- * - "node": Manual Trigger → Code (N PDFs) → Document Scanning (Upload, Wait for Completion);
- * - "diy": the do-it-yourself path: Code → HTTP Request v4 (multipart upload) → Wait 5 s →
- *   HTTP Request (GET /scans/{id}).
+ * Each scenario: { kind, envelope, latencyMs, … }:
+ * - "node" (uploads, processingMs, concurrency): Manual Trigger → Code (N PDFs) → Document
+ *   Scanning (Upload, Wait for Completion);
+ * - "diy" (the same): the do-it-yourself path: Code → HTTP Request v4 (multipart upload) →
+ *   Wait 5 s → HTTP Request (GET /scans/{id});
+ * - "returnAll" (scans): Document Scanning (Scan → Get Many, Return All) over seeded scans;
+ * - "timeout" (waitTimeoutS): one upload with waiting while the sandbox holds the scan and
+ *   answers every GET /scans/{id} with 429 + Retry-After: 30.
  * Every workflow runs with `n8n execute --id --rawOutput` in a fresh n8n home
  * (.n8n-local/bench-home/); times come from n8n's own run data (node start + execution time),
  * so n8n's boot is not counted. When n8n is not installed it prints { skipped: "…" }.
@@ -155,6 +159,39 @@ function diyWorkflow(id, scenario, baseUrl) {
 	};
 }
 
+const credentials = { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
+
+function returnAllWorkflow(id) {
+	return {
+		id,
+		name: `bench return all ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			trigger,
+			{
+				id: 'list',
+				name: 'Scan',
+				type: 'n8n-nodes-document-scanning.documentScanning',
+				typeVersion: 1,
+				position: [200, 0],
+				credentials,
+				parameters: { resource: 'scan', operation: 'getAll', returnAll: true },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Scan', type: 'main', index: 0 }]] } },
+	};
+}
+
+function timeoutWorkflow(id, scenario) {
+	const workflow = nodeWorkflow(id, { ...scenario, uploads: 1 });
+	const scan = workflow.nodes.find((node) => node.name === 'Scan');
+	scan.onError = 'continueRegularOutput';
+	scan.parameters.options = { waitTimeout: scenario.waitTimeoutS };
+	workflow.name = `bench timeout ${id}`;
+	return workflow;
+}
+
 function parseRunOutput(stdout) {
 	const start = stdout.startsWith('{') ? 0 : stdout.indexOf('\n{') + 1;
 	const end = stdout.lastIndexOf('\n}');
@@ -205,6 +242,49 @@ export async function runRealN8n({ origin, scenarios }) {
 	const results = [];
 	for (const [index, scenario] of scenarios.entries()) {
 		const id = `benchWorkflow${String(index).padStart(3, '0')}`;
+		if (scenario.kind === 'returnAll') {
+			importWorkflow(returnAllWorkflow(id), { env });
+			await control(origin, 'POST', 'reset', { envelope: scenario.envelope, latencyMs: 0 });
+			const { ids } = await control(origin, 'POST', 'scans', { count: scenario.scans, template_id: 2 });
+			await control(origin, 'POST', 'options', { latencyMs: scenario.latencyMs });
+			const run = parseRunOutput(n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs: 300_000 }).stdout);
+			const wallMs = span(run, 'Scan', 'Scan');
+			const got = outputOf(run, 'Scan').map((json) => Number(json.id));
+			const expected = [...ids].reverse();
+			const pages = Math.ceil(scenario.scans / 25);
+			results.push({
+				...scenario,
+				pages,
+				wallMs,
+				sequentialMs: pages * scenario.latencyMs,
+				ratio: Math.round((wallMs / (pages * scenario.latencyMs)) * 100) / 100,
+				correct: got.length === expected.length && got.every((v, i) => v === expected[i]),
+			});
+			continue;
+		}
+		if (scenario.kind === 'timeout') {
+			importWorkflow(timeoutWorkflow(id, scenario), { env });
+			await control(origin, 'POST', 'reset', { envelope: scenario.envelope, latencyMs: scenario.latencyMs });
+			await control(origin, 'POST', 'hold', { hold: true });
+			await control(origin, 'POST', 'faults', {
+				method: 'GET',
+				path: '^/scans/\\d+$',
+				kind: 'status',
+				status: 429,
+				headers: { 'Retry-After': '30' },
+				times: 100,
+			});
+			const run = parseRunOutput(n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs: 300_000 }).stdout);
+			const wallMs = span(run, 'Scan', 'Scan');
+			const [item] = outputOf(run, 'Scan');
+			results.push({
+				...scenario,
+				wallMs,
+				ratioToTimeout: Math.round((wallMs / (scenario.waitTimeoutS * 1000)) * 100) / 100,
+				error: String(item?.error ?? ''),
+			});
+			continue;
+		}
 		const workflow = scenario.kind === 'node' ? nodeWorkflow(id, scenario) : diyWorkflow(id, scenario, baseUrl);
 		importWorkflow(workflow, { env });
 		await control(origin, 'POST', 'reset', {

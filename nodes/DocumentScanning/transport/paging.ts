@@ -7,7 +7,7 @@ import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from './index';
 /** Pages read at the same time when `meta` tells how many there are. */
 export const PAGE_CONCURRENCY = 8;
 /**
- * Pages read ahead at the same time when nothing tells how many there are: 2 at first,
+ * Pages read ahead at the same time when nothing tells how many there are: 4 at first,
  * twice as many each round, at most this many.
  */
 export const PAGE_LOOKAHEAD = 8;
@@ -44,7 +44,7 @@ export function pageCountOf(page: ListPage): number | undefined {
  * Reads a paginated listing (`page` = 1, 2, …) with pages side by side:
  * - when page 1's `meta` gives the page count, the remaining pages are read
  *   `concurrency` at a time;
- * - otherwise pages are read ahead, 2 at first and twice as many each round up to
+ * - otherwise pages are read ahead, 4 at first and twice as many each round up to
  *   `lookahead`, until a short or empty page, a page
  *   `meta` / `links` call the last, or a server that ignores `page` (same first record);
  *   pages read past the end are dropped.
@@ -91,7 +91,7 @@ export async function readPages(
 	}
 
 	let next = 2;
-	let ahead = 2;
+	let ahead = 4;
 	while (!done) {
 		if (wantedPages !== undefined && next > wantedPages) break;
 		if (next > maxPages) throw tooManyPages(this, maxPages, options.itemIndex);
