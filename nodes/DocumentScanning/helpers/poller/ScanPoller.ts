@@ -9,6 +9,8 @@ import { readScan, readStatuses } from './requests';
 
 /** With this many scans waiting or more, one listing is cheaper than a read per scan. */
 export const LIST_THRESHOLD = 3;
+/** A request failing this close to its item's deadline was cut by it. */
+const DEADLINE_SLACK_MS = 50;
 /** Requests of one round sent at the same time. */
 const ROUND_CONCURRENCY = 10;
 
@@ -228,8 +230,10 @@ export class ScanPoller {
 
 	private fail(entry: Entry, error: unknown): void {
 		if (!this.entries.has(entry)) return;
-		// A request cut short by the deadline or a cancel: the deadline check words it.
-		if (this.signal?.aborted || Date.now() >= entry.deadline) {
+		// A request cut short by the deadline (timers may fire a little early) or by a cancel:
+		// the item stays until the deadline check fails it with the timeout / cancel wording.
+		if (this.signal?.aborted || Date.now() >= entry.deadline - DEADLINE_SLACK_MS) {
+			this.reschedule(entry);
 			this.settleDeadlines();
 			return;
 		}
