@@ -208,6 +208,8 @@ describe('deadlines hold while waiting', () => {
 			const result = await pending;
 			expect(Date.now() - started).toBeLessThan(30_000);
 			expect(result.output).toEqual([]);
+			expect(result.run.status).toBe('canceled');
+			expect(result.error?.message).toMatch(/^Item 0: stopped waiting for scan \d+ because the execution was cancelled \(last status: uploaded\)/);
 		} finally {
 			spy.mockRestore();
 		}
