@@ -1,28 +1,53 @@
 /**
- * Benchmarks of the action node, run through n8n-core's engine against the sandbox, which
- * runs in a separate process so that the memory figures are the node's own.
- * Prints figures; asserts nothing (speed and memory goals are read from the output).
+ * Benchmarks of the action node against the sandbox, which runs in a separate process so
+ * that the memory figures are the node's own. Every figure is a ratio measured in this run,
+ * side by side; nothing is asserted (goals are read from the output). Writes bench/results.json.
  *
  *   npm run build && npm run bench
- *   npm run bench -- --upload-mb 20 --uploads 4 --scans 2000
+ *   npm run bench -- --batches 1,24,100 --processing-ms 3000 --latency-ms 50 --no-real-n8n
+ *
+ * - batch with waiting (n8n-core engine, the test harness): wall time against the bound
+ *   processing time + upload time at the chosen concurrency (uploads alone, same run);
+ * - the same in the real n8n of `npm start`, next to the do-it-yourself path
+ *   (HTTP Request upload → Wait 5 s → HTTP Request GET), see bench/real-n8n.mjs;
+ * - Return All over 1,000 scans against pages × latency;
+ * - upload memory: copies of a file held per file in flight.
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { DEFAULT_API_KEY } from '../sandbox/server';
 import { binaryItem, runNode } from '../test/harness/n8n';
+import type { BatchFigure, PagingFigure } from './batch';
+import { batchFigure, pagingFigure, round } from './batch';
+import type { SandboxProcess } from './sandbox-process';
+import { pdfOfSize, startSandboxProcess } from './sandbox-process';
 
 const { values } = parseArgs({
 	options: {
 		'upload-mb': { type: 'string', default: '20' },
 		uploads: { type: 'string', default: '4' },
-		scans: { type: 'string', default: '2000' },
+		scans: { type: 'string', default: '1000' },
+		batches: { type: 'string', default: '1,24,100' },
+		'processing-ms': { type: 'string', default: '3000' },
+		'latency-ms': { type: 'string', default: '50' },
+		concurrency: { type: 'string', default: '5' },
+		envelopes: { type: 'string', default: 'data,bare' },
+		'no-real-n8n': { type: 'boolean', default: false },
+		'real-n8n-uploads': { type: 'string', default: '24' },
 	},
 });
 const uploadBytes = Math.floor(Number(values['upload-mb']) * 1024 * 1024);
 const uploadCount = Number(values.uploads);
 const scanCount = Number(values.scans);
+const batches = values.batches.split(',').map(Number);
+const processingMs = Number(values['processing-ms']);
+const latencyMs = Number(values['latency-ms']);
+const concurrency = Number(values.concurrency);
+const envelopes = values.envelopes.split(',') as Array<'data' | 'bare'>;
 
 const MB = 1024 * 1024;
 const fmt = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
@@ -54,49 +79,14 @@ async function measure<T>(work: () => Promise<T>): Promise<Measured<T>> {
 	return { result, ms, peakBuffers: peakBuffers - start.arrayBuffers, peakRss: peakRss - start.rss };
 }
 
-/** A PDF header followed by filler, unique per index so the service does not answer 409. */
-function pdfOfSize(bytes: number, index: number): Buffer {
-	const file = Buffer.alloc(bytes, 0x20);
-	file.write(`%PDF-1.7\n% benchmark file ${index} ${Date.now()}\n`, 0, 'latin1');
-	file.write('\n%%EOF\n', bytes - 7, 'latin1');
-	return file;
-}
-
-/** Starts the sandbox CLI in its own process and resolves with its origin. */
-async function startSandboxProcess() {
-	const child = spawn(
-		process.execPath,
-		['-r', 'ts-node/register/transpile-only', path.join(__dirname, '../sandbox/cli.ts'), '--port', '0', '--quiet', '--processing-delay-ms', '10'],
-		{ stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, '../sandbox/tsconfig.json') } },
-	);
-	const origin = await new Promise<string>((resolve, reject) => {
-		let out = '';
-		child.stdout.on('data', (chunk: Buffer) => {
-			out += chunk.toString();
-			const match = /Base URL:\s+(http:\/\/[^/\s]+)\/api\/v1/.exec(out);
-			if (match) resolve(match[1]);
-		});
-		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${out}`)));
-	});
-	const control = async (method: string, route: string, body?: unknown) => {
-		const response = await fetch(`${origin}/__sandbox/${route}`, {
-			method,
-			headers: { 'Content-Type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		return (await response.json()) as unknown;
-	};
-	return { baseUrl: `${origin}/api/v1`, control, stop: () => child.kill('SIGTERM') };
-}
-
 async function uploadRun(
 	env: { baseUrl: string; apiKey: string },
 	uploadCount: number,
 	concurrency: number,
 	offset: number,
-) {
+): Promise<MemoryFigure> {
 	const items = Array.from({ length: uploadCount }, (_, i) =>
-		binaryItem(pdfOfSize(uploadBytes, offset + i), `bench-${offset + i}.pdf`, 'application/pdf'),
+		binaryItem(pdfOfSize(uploadBytes, `mem-${offset + i}`), `bench-${offset + i}.pdf`, 'application/pdf'),
 	);
 	const run = await measure(() =>
 		runNode({
@@ -121,33 +111,126 @@ async function uploadRun(
 			`peak Buffer memory +${fmt(run.peakBuffers)} = ${(run.peakBuffers / (uploadBytes * inFlight)).toFixed(2)}x the ${inFlight} file(s) in flight; ` +
 			`peak RSS +${fmt(run.peakRss)}`,
 	);
+	return {
+		files: uploadCount,
+		concurrency,
+		fileMb: round(uploadBytes / MB, 1),
+		ms: Math.round(run.ms),
+		copiesPerFileInFlight: round(run.peakBuffers / (uploadBytes * inFlight)),
+	};
+}
+
+interface MemoryFigure {
+	files: number;
+	concurrency: number;
+	fileMb: number;
+	ms: number;
+	copiesPerFileInFlight: number;
+}
+
+async function memoryFigure(env: { baseUrl: string; apiKey: string }, count: number, width: number, offset: number): Promise<MemoryFigure> {
+	return await uploadRun(env, count, width, offset);
+}
+
+/** Runs bench/real-n8n.mjs with Node 24 of .n8n-local (through scripts/n8n-local.mjs). */
+async function realN8n(sandbox: SandboxProcess, scenarios: object[]): Promise<unknown> {
+	const child = spawn(process.execPath, [path.join(__dirname, 'real-n8n.mjs'), JSON.stringify({ origin: sandbox.origin, scenarios })], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	let out = '';
+	child.stdout.on('data', (chunk: Buffer) => {
+		out += chunk.toString();
+	});
+	await new Promise((resolve) => child.once('exit', resolve));
+	const marker = out.lastIndexOf('@@RESULT@@');
+	if (marker < 0) return { error: `no result from bench/real-n8n.mjs: ${out.slice(-1000)}` };
+	return JSON.parse(out.slice(marker + '@@RESULT@@'.length).trim()) as unknown;
+}
+
+function printBatch(prefix: string, f: BatchFigure) {
+	console.log(
+		`${prefix} ${String(f.uploads).padStart(3)} uploads, ${f.envelope.padEnd(4)}: ${f.wallMs} ms = ${f.ratioToBound}x the bound ` +
+			`(${f.processingMs} ms processing + ${f.uploadOnlyMs} ms uploads at concurrency ${f.concurrency}), ${f.ratioToProcessing}x the processing time; ` +
+			`${f.getsPerDocument} GET/doc; held ${f.deliveryP50Ms} ms (p50) / ${f.deliveryMaxMs} ms (max) after the service finished; input order ${f.inInputOrder ? 'kept' : 'BROKEN'}`,
+	);
+}
+
+function printPaging(f: PagingFigure) {
+	console.log(
+		`Return All ${f.scans} scans (${f.pages} pages), ${f.envelope.padEnd(4)}: ${f.wallMs} ms = ${f.ratio}x pages x latency (${f.sequentialMs} ms); ` +
+			`${f.pageRequests} page requests; output ${f.correct ? 'complete, newest first, no duplicates' : 'WRONG'}`,
+	);
 }
 
 async function main() {
 	const sandbox = await startSandboxProcess();
 	const env = { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY };
-	console.log(`node ${process.version}, ${process.platform}/${process.arch}; sandbox in a separate process`);
+	const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}, ${process.platform}/${process.arch}`;
+	console.log(`${machine}; sandbox in a separate process`);
+	const results: Record<string, unknown> = { date: new Date().toISOString(), machine, processingMs, latencyMs, concurrency };
 	try {
-		// 1. Uploads of large files: time, and how many copies of a file the node holds
-		//    (one file alone, then several at once).
-		await uploadRun(env, 1, 1, 0);
-		await uploadRun(env, uploadCount, 5, 1);
+		// 1. Batch with waiting (harness).
+		const batch: BatchFigure[] = [];
+		for (const envelope of envelopes) {
+			for (const uploads of batches) {
+				const figure = await batchFigure(sandbox, { envelope, uploads, concurrency, processingMs, latencyMs });
+				printBatch('batch (n8n-core engine)', figure);
+				batch.push(figure);
+			}
+		}
+		results.batch = batch;
 
-		// 2. Get Many over a long listing: pages of 25 until the end.
-		await sandbox.control('POST', 'reset', {});
-		await sandbox.control('POST', 'scans', { count: scanCount, template_id: 2 });
-		await sandbox.control('DELETE', 'requests');
-		const list = await measure(() => runNode({ parameters: { resource: 'scan', operation: 'getAll', returnAll: true }, env }));
-		if (list.result.error) throw list.result.error;
-		const requests = (await sandbox.control('GET', 'requests')) as Array<{ path: string }>;
-		const pages = requests.filter((r) => r.path === '/scans').length;
-		console.log(
-			`getAll: ${list.result.output.length} scans over ${pages} pages in ${list.ms.toFixed(0)} ms ` +
-				`(${(list.ms / pages).toFixed(1)} ms/page, ${((list.result.output.length / list.ms) * 1000).toFixed(0)} scans/s); peak RSS +${fmt(list.peakRss)}`,
-		);
+		// 2. Return All against pages x latency.
+		const paging: PagingFigure[] = [];
+		for (const envelope of envelopes) {
+			const figure = await pagingFigure(sandbox, { envelope, scans: scanCount, latencyMs });
+			printPaging(figure);
+			paging.push(figure);
+		}
+		results.returnAll = paging;
+
+		// 3. Upload memory: one file alone, then several at once.
+		await sandbox.control('POST', 'reset', { processingDelayMs: 10, latencyMs: 0 });
+		results.uploadMemory = [await memoryFigure(env, 1, 1, 0), await memoryFigure(env, uploadCount, 5, 1)];
+
+		// 4. Real n8n: the node and the do-it-yourself path on the same sandbox.
+		if (values['no-real-n8n']) {
+			results.realN8n = { skipped: '--no-real-n8n' };
+		} else {
+			const uploads = Number(values['real-n8n-uploads']);
+			const scenarios = envelopes.flatMap((envelope) => [
+				...(['node', 'diy'] as const).map((kind) => ({ kind, envelope, uploads, processingMs, latencyMs, concurrency })),
+				{ kind: 'returnAll', envelope, scans: scanCount, latencyMs },
+				{ kind: 'timeout', envelope, waitTimeoutS: 1, latencyMs },
+			]);
+			const real = (await realN8n(sandbox, scenarios)) as { skipped?: string; error?: string; results?: Array<Record<string, unknown>> };
+			results.realN8n = real;
+			if (real.skipped) console.log(`real n8n: skipped: ${real.skipped}`);
+			else if (real.error) console.log(`real n8n: failed: ${real.error}`);
+			for (const r of real.results ?? []) {
+				if (r.kind === 'returnAll') {
+					console.log(
+						`real n8n Return All ${r.scans} scans (${r.pages} pages), ${String(r.envelope).padEnd(4)}: ${r.wallMs} ms = ${r.ratio}x pages x latency (${r.sequentialMs} ms); output ${r.correct ? 'complete, newest first, no duplicates' : 'WRONG'}`,
+					);
+					continue;
+				}
+				if (r.kind === 'timeout') {
+					console.log(
+						`real n8n Wait Timeout ${r.waitTimeoutS} s under 429 + Retry-After 30, ${String(r.envelope).padEnd(4)}: the item failed after ${r.wallMs} ms = ${r.ratioToTimeout}x the timeout: "${r.error}"`,
+					);
+					continue;
+				}
+				console.log(
+					`real n8n ${String(r.kind).padEnd(4)} ${r.uploads} uploads, ${String(r.envelope).padEnd(4)}: ${r.wallMs} ms = ${r.ratioToProcessing}x the processing time; ` +
+						`${r.getsPerDocument} GET/doc; held ${r.deliveryP50Ms} ms (p50) / ${r.deliveryMaxMs} ms (max) after the service finished; input order ${r.inInputOrder ? 'kept' : 'BROKEN'}${r.kind === 'diy' ? ` (HTTP Request upload, Wait ${r.waitSeconds} s, HTTP Request GET)` : ''}`,
+				);
+			}
+		}
 	} finally {
 		sandbox.stop();
 	}
+	writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+	console.log(`written: bench/results.json (${round(process.uptime(), 1)} s)`);
 }
 
 main().then(

@@ -19,6 +19,7 @@ Usage: npm run sandbox -- [options]
                               how webhook records show activity (default is_active)
   --errors-shape <map|list>   shape of 422 "errors" (default map)
   --processing-delay-ms <n>   delay per processing step (default 1000)
+  --latency-ms <n>            delay before every API request is handled (default 0)
   --rate-limit <n>            accepted uploads per rolling hour (default 200)
   --retry-after               send Retry-After with 429
   --delivery-timeout-ms <n>   webhook reply wait (default 10000)
@@ -51,6 +52,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: San
         'active-flag': { type: 'string' },
         'errors-shape': { type: 'string' },
         'processing-delay-ms': { type: 'string' },
+        'latency-ms': { type: 'string' },
         'rate-limit': { type: 'string' },
         'retry-after': { type: 'boolean' },
         'delivery-timeout-ms': { type: 'string' },
@@ -73,6 +75,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: San
     activeFlag: values['active-flag'] as SandboxOptions['activeFlag'],
     errorsShape: values['errors-shape'] as SandboxOptions['errorsShape'],
     processingDelayMs: intFlag('processing-delay-ms', values['processing-delay-ms']),
+    latencyMs: intFlag('latency-ms', values['latency-ms']),
     rateLimitPerHour: intFlag('rate-limit', values['rate-limit']),
     retryAfter: values['retry-after'],
     deliveryTimeoutMs: intFlag('delivery-timeout-ms', values['delivery-timeout-ms']),

@@ -8,6 +8,7 @@ export interface ResolvedOptions {
   errorsShape: 'map' | 'list';
   allowInsecureWebhookUrls: boolean;
   processingDelayMs: number;
+  latencyMs: number;
   rateLimitPerHour: number;
   retryAfter: boolean;
   deliveryTimeoutMs: number;
@@ -24,6 +25,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   errorsShape: 'map',
   allowInsecureWebhookUrls: false,
   processingDelayMs: 1000,
+  latencyMs: 0,
   rateLimitPerHour: 200,
   retryAfter: false,
   deliveryTimeoutMs: 10_000,
@@ -81,6 +83,7 @@ export function mergeOptions(base: ResolvedOptions, partial: Partial<SandboxOpti
         next[key] = bool(key, value);
         break;
       case 'processingDelayMs':
+      case 'latencyMs':
       case 'rateLimitPerHour':
       case 'deliveryTimeoutMs':
         next[key] = nonNegativeInt(key, value);

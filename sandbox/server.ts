@@ -96,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       status: null,
       authScheme: credentials.scheme,
       at: isoWithOffset(core.clock.now()),
+      atMs: core.clock.now(),
     };
     core.requestLog.push(entry);
     const fault = core.faults.take(method, entry.path);
@@ -112,6 +113,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return;
     }
     if (fault?.kind === 'latency') await core.requestTimers.sleep(fault.latencyMs);
+    // Network latency of a real service (option latencyMs), before the request is handled.
+    if (core.options.latencyMs > 0) await core.requestTimers.sleep(core.options.latencyMs);
 
     let response: ApiResponse;
     try {

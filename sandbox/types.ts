@@ -34,6 +34,8 @@ export interface SandboxOptions {
   allowInsecureWebhookUrls?: boolean;
   /** Delay of each processing step (uploaded -> processing -> terminal). Default 1000. */
   processingDelayMs?: number;
+  /** Delay before every API request is handled, like a network round trip. Default 0. */
+  latencyMs?: number;
   /** Accepted uploads per rolling hour and account before 429. Default 200. */
   rateLimitPerHour?: number;
   /** Send Retry-After with 429. Default false. */
@@ -55,6 +57,7 @@ export const LIVE_OPTION_KEYS = [
   'errorsShape',
   'allowInsecureWebhookUrls',
   'processingDelayMs',
+  'latencyMs',
   'rateLimitPerHour',
   'retryAfter',
   'deliveryTimeoutMs',
@@ -93,6 +96,8 @@ export interface RequestLogEntry {
   authScheme: AuthScheme;
   /** ISO 8601 time on the virtual clock. */
   at: string;
+  /** The same time in milliseconds (arrival of the request, before any latency). */
+  atMs?: number;
 }
 
 export interface DeliveryRecord {

@@ -1,7 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../helpers/utils';
-import { DEFAULT_MAX_POLL_INTERVAL_S, DEFAULT_POLL_INTERVAL_S, DEFAULT_WAIT_TIMEOUT_S } from '../helpers/wait';
+import {
+	DEFAULT_MAX_POLL_INTERVAL_S,
+	DEFAULT_POLL_INTERVAL_S,
+	DEFAULT_WAIT_TIMEOUT_S,
+	MAX_POLL_INTERVAL_S,
+	MIN_POLL_INTERVAL_S,
+} from '../helpers/poller/settings';
 
 /** Options shared by several operations; each operation puts them in its own "Options" collection. */
 
@@ -12,7 +18,7 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'How many input items are sent to the API at the same time. The output keeps the order of the input items.',
+		'How many input items are sent to the API at the same time. Waiting for scans does not hold these places: all scans of one execution are waited for together. The output keeps the order of the input items.',
 };
 
 /** The "Options" collection of an operation: Concurrency first, then the operation's own. */
@@ -60,19 +66,19 @@ export const waitOptions: INodeProperties[] = [
 		displayName: 'First Poll Interval (Seconds)',
 		name: 'pollInterval',
 		type: 'number',
-		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		typeOptions: { minValue: MIN_POLL_INTERVAL_S, maxValue: MAX_POLL_INTERVAL_S, numberPrecision: 2 },
 		default: DEFAULT_POLL_INTERVAL_S,
 		description:
-			'How long to wait before asking for the scan again the first time. Each further wait is 1.5 times longer, up to the maximum poll interval.',
+			'How long after the upload (or the first read) the scan is read again the first time, and the shortest gap between two reads. Later gaps grow with the time waited (15% of it), up to the max poll interval. All scans of one execution are followed together. Kept between 0.2 and 3600 seconds.',
 		displayOptions: { show: { '/waitForCompletion': [true] } },
 	},
 	{
 		displayName: 'Max Poll Interval (Seconds)',
 		name: 'maxPollInterval',
 		type: 'number',
-		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		typeOptions: { minValue: MIN_POLL_INTERVAL_S, maxValue: MAX_POLL_INTERVAL_S, numberPrecision: 2 },
 		default: DEFAULT_MAX_POLL_INTERVAL_S,
-		description: 'Longest wait between two requests for the scan',
+		description: 'Longest gap between two reads of the scan. Kept between 0.2 and 3600 seconds.',
 		displayOptions: { show: { '/waitForCompletion': [true] } },
 	},
 	{

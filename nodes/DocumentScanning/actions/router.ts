@@ -6,22 +6,11 @@ import * as scan from './scan';
 import * as template from './template';
 import * as webhook from './webhook';
 import type { DocumentScanningType } from './node.type';
-import type { ExecutionScope } from '../helpers/utils';
-import {
-	asItemError,
-	DEFAULT_CONCURRENCY,
-	errorItem,
-	mapWithConcurrency,
-	MAX_CONCURRENCY,
-} from '../helpers/utils';
+import type { PhasedOperation } from './phases';
+import { runPhases } from './phases';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../helpers/utils';
 
-type Operation = {
-	execute: (
-		this: IExecuteFunctions,
-		itemIndex: number,
-		scope: ExecutionScope,
-	) => Promise<INodeExecutionData[]>;
-};
+type Operation = PhasedOperation;
 
 // Every resource's operations.
 const resources: Partial<Record<DocumentScanningType['resource'], Record<string, Operation>>> = {
@@ -37,9 +26,9 @@ const resources: Partial<Record<DocumentScanningType['resource'], Record<string,
 };
 
 /**
- * Routes every input item to the operation chosen in the node, a bounded number at a time,
- * keeps the output in input order and, with "Continue On Fail", turns a failure into one
- * `{ error }` item paired to its input item.
+ * Routes every input item to the operation chosen in the node; `runPhases` checks all items
+ * first, sends the requests a bounded number at a time, then waits for scans in one poller,
+ * keeping input order and, with "Continue On Fail", one `{ error }` item per failed item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -57,22 +46,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		MAX_CONCURRENCY,
 		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) || DEFAULT_CONCURRENCY,
 	);
-	const continueOnFail = this.continueOnFail();
-	const scope: ExecutionScope = { claimedScanIds: new Set<number>() };
-
-	const perItem = await mapWithConcurrency(
-		items.length,
-		concurrency,
-		async (itemIndex) => {
-			try {
-				return await handler.execute.call(this, itemIndex, scope);
-			} catch (error) {
-				if (continueOnFail) return [errorItem(error, itemIndex)];
-				throw asItemError(this, error, itemIndex);
-			}
-		},
-		!continueOnFail,
-	);
-
-	return [perItem.flat()];
+	return [await runPhases.call(this, items.length, handler, concurrency)];
 }

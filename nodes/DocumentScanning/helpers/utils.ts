@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { ScanPoller } from './poller/ScanPoller';
+
 /**
  * State shared by the items of one execution of the node. It lives only as long as that
  * execution (n8n may run executions in other processes, so nothing is kept in modules).
@@ -8,6 +10,20 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 export interface ExecutionScope {
 	/** Scans already output by uploads of this execution. */
 	claimedScanIds: Set<number>;
+	/** The one poller every scan waited for in this execution joins. */
+	poller: ScanPoller;
+}
+
+/**
+ * What an operation returns when its item still has to wait (for a scan): the request slot
+ * is freed at once and the router collects `later` after all requests were sent.
+ */
+export interface Deferred {
+	later: Promise<INodeExecutionData[]>;
+}
+
+export function isDeferred(value: INodeExecutionData[] | Deferred): value is Deferred {
+	return !Array.isArray(value) && value.later instanceof Promise;
 }
 
 /** Default number of items processed at the same time. */

@@ -1,77 +1,21 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
-
-export const DEFAULT_POLL_INTERVAL_S = 1;
-export const DEFAULT_MAX_POLL_INTERVAL_S = 10;
-export const DEFAULT_WAIT_TIMEOUT_S = 300;
-const BACKOFF_FACTOR = 1.5;
+export type { WaitSettings } from './poller/settings';
+export {
+	DEFAULT_MAX_POLL_INTERVAL_S,
+	DEFAULT_POLL_INTERVAL_S,
+	DEFAULT_WAIT_TIMEOUT_S,
+	waitSettings,
+} from './poller/settings';
 
 /** States in which a scan does not change any more. */
 export const FINAL_STATUSES = new Set(['completed', 'validation_failed', 'failed']);
 
-export interface WaitSettings {
-	firstDelayMs: number;
-	maxDelayMs: number;
-	timeoutMs: number;
-}
-
-function seconds(value: unknown, fallback: number): number {
-	const number = Number(value);
-	return Number.isFinite(number) && number > 0 ? number : fallback;
-}
-
-/** Reads "Wait for Completion" settings from the operation's options collection. */
-export function waitSettings(options: IDataObject): WaitSettings {
-	const firstDelayMs = seconds(options.pollInterval, DEFAULT_POLL_INTERVAL_S) * 1000;
-	const maxDelayMs = Math.max(firstDelayMs, seconds(options.maxPollInterval, DEFAULT_MAX_POLL_INTERVAL_S) * 1000);
-	return { firstDelayMs, maxDelayMs, timeoutMs: seconds(options.waitTimeout, DEFAULT_WAIT_TIMEOUT_S) * 1000 };
-}
-
-/**
- * Polls `GET /scans/{id}` until the scan is `completed`, `validation_failed` or `failed`,
- * waiting `firstDelayMs` first and 1.5 times longer each time (capped at `maxDelayMs`).
- *
- * - `completed` / `validation_failed`: the scan is returned (a violated validation rule is a
- *   result, not an error);
- * - `failed`: a NodeOperationError carrying the service's `error_message`;
- * - still running at the deadline: a NodeOperationError naming the scan and its last status.
- *
- * `initial` is a scan record already read (e.g. the upload's creation object); it is
- * returned at once when final.
+/*
+ * Waiting itself is done by one poller per execution (helpers/poller/): these are the
+ * per-item errors it gives.
  */
-export async function waitForScan(
-	this: IExecuteFunctions,
-	scanId: number,
-	itemIndex: number,
-	settings: WaitSettings,
-	initial?: IDataObject,
-): Promise<IDataObject> {
-	const startedAt = Date.now();
-	const deadline = startedAt + settings.timeoutMs;
-	const signal = this.getExecutionCancelSignal?.();
-	let scan = initial ?? (await getScan.call(this, scanId, itemIndex));
-	let delay = settings.firstDelayMs;
-
-	while (!FINAL_STATUSES.has(String(scan.status))) {
-		const remaining = deadline - Date.now();
-		if (remaining <= 0 || signal?.aborted) {
-			throw timeoutError(this, scanId, scan, itemIndex, settings.timeoutMs, signal?.aborted === true);
-		}
-		await sleep(Math.min(delay, remaining));
-		delay = Math.min(delay * BACKOFF_FACTOR, settings.maxDelayMs);
-		if (signal?.aborted) throw timeoutError(this, scanId, scan, itemIndex, settings.timeoutMs, true);
-		scan = await getScan.call(this, scanId, itemIndex);
-	}
-
-	if (scan.status === 'failed') throw failedScanError(this, scanId, scan, itemIndex);
-	return scan;
-}
-
-async function getScan(this: IExecuteFunctions, scanId: number, itemIndex: number): Promise<IDataObject> {
-	return await apiRequest.call(this, { method: 'GET', path: `/scans/${scanId}`, itemIndex });
-}
 
 export function failedScanError(
 	ctx: IExecuteFunctions,
@@ -92,7 +36,7 @@ export function failedScanError(
 	return error;
 }
 
-function timeoutError(
+export function timeoutError(
 	ctx: IExecuteFunctions,
 	scanId: number,
 	scan: IDataObject,

@@ -8,7 +8,7 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 /**
  * The one place that talks to the Document Scanning API.
@@ -45,6 +45,11 @@ export interface ApiRequest {
 	timeout?: number;
 	/** Statuses that are returned to the caller instead of thrown (e.g. 404 on delete). */
 	passStatuses?: number[];
+	/**
+	 * Epoch ms after which the caller has no use for the answer (e.g. a Wait Timeout): each
+	 * attempt's timeout is cut to the time left, and retry / Retry-After pauses end there.
+	 */
+	deadline?: number;
 }
 
 export interface ApiResponse {
@@ -96,10 +101,16 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
 	};
+	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal?.() : undefined;
+	// Pauses end at the deadline or on cancel; `false` means the pause was cut short.
+	const pause = async (ms: number) => await pauseWithin(ms, request.deadline, signal);
 
 	for (let attempt = 0; ; attempt++) {
 		let response: ApiResponse;
 		try {
+			if (request.deadline !== undefined) {
+				options.timeout = Math.max(1, Math.min(request.timeout ?? DEFAULT_TIMEOUT_MS, request.deadline - Date.now()));
+			}
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
@@ -107,8 +118,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			)) as ApiResponse;
 		} catch (error) {
 			if (retry && attempt < RETRY_DELAYS_MS.length && isTransientNetworkError(error)) {
-				await sleep(RETRY_DELAYS_MS[attempt]);
-				continue;
+				if (await pause(RETRY_DELAYS_MS[attempt])) continue;
 			}
 			throw networkError(this, error, baseURL, request);
 		}
@@ -121,16 +131,32 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			const waitSeconds = retryAfterSeconds(response.headers);
 			// The server refused the request, so repeating it cannot charge twice.
 			if (waitSeconds !== undefined && waitSeconds <= MAX_RETRY_AFTER_SECONDS) {
-				await sleep(waitSeconds * 1000);
-				continue;
+				if (await pause(waitSeconds * 1000)) continue;
 			}
 		}
 		if (retry && RETRYABLE_STATUSES.has(statusCode) && attempt < RETRY_DELAYS_MS.length) {
-			await sleep(RETRY_DELAYS_MS[attempt]);
-			continue;
+			if (await pause(RETRY_DELAYS_MS[attempt])) continue;
 		}
 		throw apiError(this, response, request);
 	}
+}
+
+/**
+ * Waits `ms`, but no later than `deadline` and not past a cancel; true when the whole
+ * pause was waited (so the request may be repeated), false when it was cut short.
+ */
+async function pauseWithin(ms: number, deadline: number | undefined, signal?: AbortSignal): Promise<boolean> {
+	if (signal?.aborted) return false;
+	if (ms <= 0) return true;
+	const left = deadline === undefined ? ms : Math.min(ms, deadline - Date.now());
+	if (left <= 0) return false;
+	try {
+		await sleepWithAbort(left, signal);
+	} catch {
+		// Cancelled: the caller gives up with the error it already has.
+		return false;
+	}
+	return left >= ms;
 }
 
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */

@@ -4,8 +4,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { positiveId } from '../../helpers/params';
 import type { ScanOutputMode } from '../../helpers/scanOutput';
 import { shapeScan } from '../../helpers/scanOutput';
+import type { Deferred, ExecutionScope } from '../../helpers/utils';
 import { toItems } from '../../helpers/utils';
-import { waitForScan, waitSettings } from '../../helpers/wait';
+import { failedScanError, FINAL_STATUSES, waitSettings } from '../../helpers/wait';
 import { apiRequest } from '../../transport';
 import { optionsCollection, outputOption, waitOptions } from '../common.descriptions';
 
@@ -34,12 +35,28 @@ const displayOptions = { show: { resource: ['scan'], operation: ['get'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	scope: ExecutionScope,
+): Promise<INodeExecutionData[] | Deferred> {
 	const scanId = positiveId(this, this.getNodeParameter('scanId', itemIndex, ''), itemIndex, 'Scan ID');
 	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const mode = (options.output as ScanOutputMode) ?? 'raw';
 
 	const scan = await apiRequest.call(this, { method: 'GET', path: `/scans/${scanId}`, itemIndex });
-	const result = wait ? await waitForScan.call(this, scanId, itemIndex, waitSettings(options), scan) : scan;
-	return toItems(shapeScan(result, (options.output as ScanOutputMode) ?? 'raw'), itemIndex);
+	if (!wait || FINAL_STATUSES.has(String(scan.status))) {
+		if (wait && scan.status === 'failed') throw failedScanError(this, scanId, scan, itemIndex);
+		return toItems(shapeScan(scan, mode), itemIndex);
+	}
+	const templateId = Number(scan.template_id);
+	const later = scope.poller.wait({
+		scanId,
+		itemIndex,
+		settings: waitSettings(options),
+		templateId: Number.isInteger(templateId) && templateId > 0 ? templateId : undefined,
+		initial: scan,
+	});
+	return { later: later.then((final) => toItems(shapeScan(final, mode), itemIndex)) };
 }

@@ -5,7 +5,7 @@ import { positiveId } from '../../helpers/params';
 import type { ScanOutputMode } from '../../helpers/scanOutput';
 import { shapeScan } from '../../helpers/scanOutput';
 import { toItems } from '../../helpers/utils';
-import { apiRequestAllItems } from '../../transport';
+import { readPages } from '../../transport/paging';
 import {
 	optionsCollection,
 	limitProperty,
@@ -68,7 +68,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		qs.template_id = positiveId(this, templateValue, itemIndex, 'Filters → Template');
 	}
 
-	const scans = await apiRequestAllItems.call(this, '/scans', qs, limit, itemIndex);
+	const scans = await readPages.call(this, '/scans', qs, { limit, itemIndex });
 	const mode = (options.output as ScanOutputMode) ?? 'raw';
 	return toItems(
 		scans.flatMap((scan) => shapeScan(scan, mode)),

@@ -7,9 +7,9 @@ import type { UploadFile } from '../../helpers/binary';
 import { readUploadFile } from '../../helpers/binary';
 import { findScanByFileName } from '../../helpers/lookup';
 import { positiveId } from '../../helpers/params';
-import type { ExecutionScope } from '../../helpers/utils';
+import type { Deferred, ExecutionScope } from '../../helpers/utils';
 import { toItems } from '../../helpers/utils';
-import { waitForScan, waitSettings } from '../../helpers/wait';
+import { failedScanError, FINAL_STATUSES, waitSettings } from '../../helpers/wait';
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
 import { optionsCollection, outputOption, templateLocator, waitOptions } from '../common.descriptions';
 
@@ -68,22 +68,34 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** Time window (ms) around the upload in which a found scan counts as the upload's own. */
 const RECOVERY_SLACK_MS = 2 * 60 * 1000;
 
+function templateOf(ctx: IExecuteFunctions, itemIndex: number): number {
+	return positiveId(ctx, ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }), itemIndex, 'Template');
+}
+
+function binaryPropertyOf(ctx: IExecuteFunctions, itemIndex: number): string {
+	return ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+}
+
+/**
+ * Local checks of one item before any item is uploaded: the template ID, and the file
+ * (present, non-empty, type, 20 MB). The bytes read here are not kept: only the files in
+ * flight are held in memory, and `execute` reads each one again when its turn comes.
+ */
+export async function validate(this: IExecuteFunctions, itemIndex: number): Promise<void> {
+	templateOf(this, itemIndex);
+	await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	scope: ExecutionScope,
-): Promise<INodeExecutionData[]> {
-	const templateId = positiveId(
-		this,
-		this.getNodeParameter('templateId', itemIndex, '', { extractValue: true }),
-		itemIndex,
-		'Template',
-	);
-	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+): Promise<INodeExecutionData[] | Deferred> {
+	const templateId = templateOf(this, itemIndex);
 	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const file = await readUploadFile.call(this, itemIndex, propertyName);
+	const file = await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
 	const scan = await uploadOnce.call(this, {
 		templateId,
 		file,
@@ -94,8 +106,22 @@ export async function execute(
 	if (!wait) return toItems([scan], itemIndex);
 
 	const scanId = Number(scan.id);
-	const final = await waitForScan.call(this, scanId, itemIndex, waitSettings(options), undefined);
-	return toItems(shapeScan(final, (options.output as ScanOutputMode) ?? 'raw'), itemIndex);
+	if (FINAL_STATUSES.has(String(scan.status))) {
+		if (scan.status === 'failed') throw failedScanError(this, scanId, scan, itemIndex);
+		return toItems(shapeScan(scan, outputMode(options)), itemIndex);
+	}
+	const later = scope.poller.wait({
+		scanId,
+		itemIndex,
+		settings: waitSettings(options),
+		templateId: Number(scan.template_id ?? templateId),
+		initial: scan,
+	});
+	return { later: later.then((final) => toItems(shapeScan(final, outputMode(options)), itemIndex)) };
+}
+
+function outputMode(options: IDataObject): ScanOutputMode {
+	return (options.output as ScanOutputMode) ?? 'raw';
 }
 
 interface UploadRequest {

@@ -1,0 +1,93 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { ScanPoller } from '../helpers/poller';
+import type { Deferred, ExecutionScope } from '../helpers/utils';
+import { asItemError, errorItem, isDeferred, mapWithConcurrency } from '../helpers/utils';
+
+export interface PhasedOperation {
+	/** Sends the item's requests; returns its output, or `Deferred` while it waits for a scan. */
+	execute: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+		scope: ExecutionScope,
+	) => Promise<INodeExecutionData[] | Deferred>;
+	/** Local checks of one item (no request, no credit): all items pass them before any request. */
+	validate?: (this: IExecuteFunctions, itemIndex: number, scope: ExecutionScope) => Promise<void>;
+}
+
+/**
+ * Runs one operation for every input item in three phases:
+ * 1. local checks of every item (`validate`), before the first request;
+ * 2. the requests, `concurrency` items at a time;
+ * 3. waiting: items whose scan is not final yet wait in the execution's one poller, which
+ *    they joined as soon as their request returned (phase 2 does not wait for them).
+ *
+ * Output keeps input order and pairing. With Continue On Fail each failing item gives one
+ * `{ error }` item and the others go on; without it the first failure fails the node: in
+ * phase 1 before anything was sent, in phase 2 after the requests in flight ended (they may
+ * have used credit) with the lowest failing item, in phase 3 at once.
+ */
+export async function runPhases(
+	this: IExecuteFunctions,
+	itemCount: number,
+	operation: PhasedOperation,
+	concurrency: number,
+): Promise<INodeExecutionData[]> {
+	const continueOnFail = this.continueOnFail();
+	const scope: ExecutionScope = { claimedScanIds: new Set<number>(), poller: new ScanPoller(this) };
+	const results = new Array<INodeExecutionData[]>(itemCount);
+	const fail = (error: unknown, itemIndex: number) => {
+		if (!continueOnFail) throw asItemError(this, error, itemIndex);
+		results[itemIndex] = [errorItem(error, itemIndex)];
+	};
+
+	try {
+		// 1. Local checks.
+		const ready: number[] = [];
+		for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+			try {
+				await operation.validate?.call(this, itemIndex, scope);
+				ready.push(itemIndex);
+			} catch (error) {
+				fail(error, itemIndex);
+			}
+		}
+
+		// 2. Requests, bounded.
+		const waiting: Array<[number, Promise<INodeExecutionData[]>]> = [];
+		await mapWithConcurrency(
+			ready.length,
+			concurrency,
+			async (position) => {
+				const itemIndex = ready[position];
+				try {
+					const result = await operation.execute.call(this, itemIndex, scope);
+					if (isDeferred(result)) {
+						// Handled below; a rejection before then is not an unhandled one.
+						result.later.catch(() => undefined);
+						waiting.push([itemIndex, result.later]);
+					} else {
+						results[itemIndex] = result;
+					}
+				} catch (error) {
+					fail(error, itemIndex);
+				}
+			},
+			!continueOnFail,
+		);
+
+		// 3. Waiting.
+		await Promise.all(
+			waiting.map(async ([itemIndex, later]) => {
+				try {
+					results[itemIndex] = await later;
+				} catch (error) {
+					fail(error, itemIndex);
+				}
+			}),
+		);
+	} finally {
+		scope.poller.stop();
+	}
+	return results.flat();
+}

@@ -1,0 +1,243 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { sleepWithAbort } from 'n8n-workflow';
+
+import { mapWithConcurrency } from '../utils';
+import { failedScanError, FINAL_STATUSES, timeoutError } from '../wait';
+import type { WaitSettings } from './settings';
+import { MAX_TIMER_MS, nextGapMs } from './settings';
+import { readScan, readStatuses } from './requests';
+
+/** With this many scans waiting or more, one listing is cheaper than a read per scan. */
+export const LIST_THRESHOLD = 3;
+/** A request failing this close to its item's deadline was cut by it. */
+const DEADLINE_SLACK_MS = 50;
+/** Requests of one round sent at the same time. */
+const ROUND_CONCURRENCY = 10;
+
+export interface WaitRequest {
+	scanId: number;
+	itemIndex: number;
+	settings: WaitSettings;
+	/** Template of the scan, when known: lets the poller follow it through GET /scans. */
+	templateId?: number;
+	/** The last record read (e.g. the upload's creation object). */
+	initial?: IDataObject;
+}
+
+interface Entry extends WaitRequest {
+	joinedAt: number;
+	deadline: number;
+	due: number;
+	last: IDataObject;
+	resolve: (scan: IDataObject) => void;
+	reject: (error: unknown) => void;
+}
+
+/**
+ * One poller per execution of the node: every scan to be waited for joins it, and it
+ * follows all of them together.
+ *
+ * - Each scan has its own schedule (see `nextGapMs`); a round starts when the earliest is due.
+ * - Few scans waiting: `GET /scans/{id}` for each due one; that read is the full scan.
+ * - `LIST_THRESHOLD` or more: `GET /scans?template_id=…` (newest first), a page more than the
+ *   waiting scans fill, covers every waiting scan of that template at once; a scan seen final
+ *   there is read once with `GET /scans/{id}` for its full record (the spec promises all
+ *   fields only there). Scans not on those pages (older ones) are read one by one.
+ * - Wait Timeout and cancelling hold at any moment, also while a request is in flight or the
+ *   transport waits out a Retry-After: every item fails at its own deadline.
+ *
+ * The poller lives only as long as its execution; nothing is kept in modules.
+ */
+export class ScanPoller {
+	private readonly entries = new Set<Entry>();
+	private running = false;
+	private stopped = false;
+	private nap?: AbortController;
+	private readonly signal?: AbortSignal;
+
+	constructor(private readonly ctx: IExecuteFunctions) {
+		this.signal = ctx.getExecutionCancelSignal?.();
+		this.signal?.addEventListener('abort', () => this.wake(), { once: true });
+	}
+
+	/** Resolves with the final scan (completed / validation_failed); rejects per item. */
+	async wait(request: WaitRequest): Promise<IDataObject> {
+		return await new Promise<IDataObject>((resolve, reject) => {
+			const now = Date.now();
+			const entry: Entry = {
+				...request,
+				joinedAt: now,
+				deadline: now + request.settings.timeoutMs,
+				due: now + request.settings.firstDelayMs,
+				last: request.initial ?? { id: request.scanId, status: 'unknown' },
+				resolve,
+				reject,
+			};
+			this.entries.add(entry);
+			if (!this.running) {
+				this.running = true;
+				void this.run();
+			} else {
+				this.wake();
+			}
+		});
+	}
+
+	/** Stops following scans (the node failed); waiting items are left unsettled. */
+	stop(): void {
+		this.stopped = true;
+		this.entries.clear();
+		this.wake();
+	}
+
+	private wake(): void {
+		this.nap?.abort();
+	}
+
+	/** The loop; `running` is cleared in the same turn it ends, so a later join starts a new one. */
+	private async run(): Promise<void> {
+		try {
+			while (this.entries.size > 0 && !this.stopped) {
+				if (this.settleDeadlines()) break;
+				const nextDue = Math.min(...[...this.entries].map((entry) => entry.due));
+				const now = Date.now();
+				if (nextDue > now) {
+					await this.sleepUntil(nextDue);
+					continue;
+				}
+				await this.during(this.round(now));
+			}
+		} catch (error) {
+			// A fault of the poller itself: no item may be left waiting for ever.
+			for (const entry of this.entries) entry.reject(error);
+			this.entries.clear();
+		} finally {
+			this.running = false;
+		}
+	}
+
+	/** Fails items past their deadline, or all items on cancel; true when cancelled. */
+	private settleDeadlines(): boolean {
+		const cancelled = this.signal?.aborted === true;
+		const now = Date.now();
+		for (const entry of [...this.entries]) {
+			if (cancelled || entry.deadline <= now) {
+				this.entries.delete(entry);
+				entry.reject(
+					timeoutError(this.ctx, entry.scanId, entry.last, entry.itemIndex, entry.settings.timeoutMs, cancelled),
+				);
+			}
+		}
+		return cancelled;
+	}
+
+	private nearestDeadline(): number {
+		return Math.min(...[...this.entries].map((entry) => entry.deadline));
+	}
+
+	/** Sleeps until `until` or the nearest deadline, woken early by a join, a stop or a cancel. */
+	private async sleepUntil(until: number, work?: Promise<void>): Promise<void> {
+		const ms = Math.min(until, this.nearestDeadline()) - Date.now();
+		if (ms <= 0) return;
+		const nap = new AbortController();
+		this.nap = nap;
+		const sleeping = sleepWithAbort(Math.min(ms, MAX_TIMER_MS), nap.signal).catch(() => undefined);
+		await Promise.race(work ? [sleeping, work] : [sleeping]);
+		nap.abort();
+	}
+
+	/** Waits for a round of requests while keeping every item's deadline. */
+	private async during(work: Promise<void>): Promise<void> {
+		let finished = false;
+		const tracked = work.then(() => {
+			finished = true;
+		});
+		while (!finished) {
+			if (this.settleDeadlines() || this.entries.size === 0 || this.stopped) return;
+			await this.sleepUntil(Number.POSITIVE_INFINITY, tracked);
+		}
+	}
+
+	/** One round: reads the due scans (or lists all waiting ones) and settles the final ones. */
+	private async round(now: number): Promise<void> {
+		const waiting = [...this.entries];
+		const byId: Entry[] = [];
+		const groups = new Map<number, Entry[]>();
+		for (const entry of waiting) {
+			if (waiting.length >= LIST_THRESHOLD && entry.templateId !== undefined) {
+				groups.set(entry.templateId, [...(groups.get(entry.templateId) ?? []), entry]);
+			} else if (entry.due <= now) {
+				byId.push(entry);
+			}
+		}
+
+		const finals: Entry[] = [];
+		for (const [templateId, group] of groups) {
+			const deadline = Math.max(...group.map((entry) => entry.deadline));
+			let seen: Map<number, IDataObject>;
+			try {
+				seen = await readStatuses.call(this.ctx, templateId, new Set(group.map((e) => e.scanId)), deadline);
+			} catch {
+				seen = new Map();
+			}
+			for (const entry of group) {
+				const listed = seen.get(entry.scanId);
+				if (!listed) {
+					if (entry.due <= now) byId.push(entry);
+					continue;
+				}
+				entry.last = listed;
+				if (FINAL_STATUSES.has(String(listed.status))) finals.push(entry);
+				else this.reschedule(entry);
+			}
+		}
+
+		// Scans read one by one: few waiting, no template known, or not on the listed pages;
+		// and the full record of every scan the listing showed final.
+		await mapWithConcurrency(
+			byId.length + finals.length,
+			ROUND_CONCURRENCY,
+			async (index) => {
+				const entry = index < byId.length ? byId[index] : finals[index - byId.length];
+				if (!this.entries.has(entry)) return;
+				try {
+					const scan = await readScan.call(this.ctx, entry.scanId, entry.itemIndex, entry.deadline);
+					this.settle(entry, scan);
+				} catch (error) {
+					this.fail(entry, error);
+				}
+			},
+			false,
+		);
+	}
+
+	private reschedule(entry: Entry): void {
+		const now = Date.now();
+		entry.due = now + nextGapMs(entry.settings, now - entry.joinedAt);
+	}
+
+	private settle(entry: Entry, scan: IDataObject): void {
+		if (!this.entries.has(entry)) return;
+		entry.last = scan;
+		if (!FINAL_STATUSES.has(String(scan.status))) {
+			this.reschedule(entry);
+			return;
+		}
+		this.entries.delete(entry);
+		if (scan.status === 'failed') entry.reject(failedScanError(this.ctx, entry.scanId, scan, entry.itemIndex));
+		else entry.resolve(scan);
+	}
+
+	private fail(entry: Entry, error: unknown): void {
+		if (!this.entries.has(entry)) return;
+		// A request cut short by the deadline (timers may fire a little early) or by a cancel:
+		// the item stays until the deadline check fails it with the timeout / cancel wording.
+		if (this.signal?.aborted || Date.now() >= entry.deadline - DEADLINE_SLACK_MS) {
+			this.reschedule(entry);
+			this.settleDeadlines();
+			return;
+		}
+		this.entries.delete(entry);
+		entry.reject(error);
+	}
+}

@@ -1,0 +1,65 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ListPage } from '../../transport';
+import { apiRequest, apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
+
+/** Most pages one listing round reads beyond those the waiting scans fill. */
+const EXTRA_PAGES = 2;
+const MAX_PAGES_PER_ROUND = 10;
+
+/** `GET /scans/{id}`: the full scan. */
+export async function readScan(
+	this: IExecuteFunctions,
+	scanId: number,
+	itemIndex: number,
+	deadline: number,
+): Promise<IDataObject> {
+	return await apiRequest.call(this, { method: 'GET', path: `/scans/${scanId}`, itemIndex, deadline });
+}
+
+/**
+ * Reads `GET /scans?template_id=…` (newest first) for the status of the wanted scans: the
+ * pages the wanted scans fill (⌈wanted / 25⌉) side by side, then one page more at a time
+ * while some are still unseen, up to 2 more. Stops early when the listing ends. Returns the
+ * listed record of each wanted scan seen (its status only is relied on).
+ */
+export async function readStatuses(
+	this: IExecuteFunctions,
+	templateId: number,
+	wanted: Set<number>,
+	deadline: number,
+): Promise<Map<number, IDataObject>> {
+	const seen = new Map<number, IDataObject>();
+	const filled = Math.ceil(wanted.size / PAGE_SIZE);
+	const maxPages = Math.min(MAX_PAGES_PER_ROUND, filled + EXTRA_PAGES);
+	const readPage = async (pageNumber: number) => {
+		const response = await apiRequestFull.call(this, {
+			method: 'GET',
+			path: '/scans',
+			qs: { template_id: templateId, page: pageNumber },
+			deadline,
+		});
+		return unwrapList(response.body);
+	};
+	const take = (page: ListPage, pageNumber: number): boolean => {
+		for (const scan of page.items) {
+			const id = Number(scan.id);
+			if (wanted.has(id)) seen.set(id, scan);
+		}
+		const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
+		return page.items.length === 0 || page.items.length < pageSize || isLastPage(page, pageNumber);
+	};
+
+	const first = await Promise.all(Array.from({ length: Math.min(filled, maxPages) }, async (_, i) => await readPage(i + 1)));
+	let ended = false;
+	for (const [index, page] of first.entries()) {
+		if (take(page, index + 1)) {
+			ended = true;
+			break;
+		}
+	}
+	for (let pageNumber = first.length + 1; !ended && pageNumber <= maxPages && seen.size < wanted.size; pageNumber++) {
+		ended = take(await readPage(pageNumber), pageNumber);
+	}
+	return seen;
+}

@@ -1,0 +1,80 @@
+/** Scan → Get Many with Return All: pages read side by side, in both envelope shapes. */
+import { jsonOf, run, useSandbox } from './helpers';
+
+const sb = useSandbox();
+
+const getAll = (extra: Record<string, unknown> = {}) => ({ resource: 'scan', operation: 'getAll', returnAll: true, ...extra });
+const listings = () => sb.get().control.requests().filter((r) => r.method === 'GET' && r.path === '/scans');
+const pagesRequested = () => listings().map((r) => Number(r.query.page));
+
+async function until(condition: () => boolean, timeoutMs = 8000): Promise<void> {
+	const end = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > end) throw new Error('condition not reached');
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+}
+
+for (const envelope of ['data', 'bare'] as const) {
+	describe(`${envelope} envelope`, () => {
+		beforeEach(() => sb.get().control.reset({ envelope }));
+
+		test('every scan once, newest first, each page requested once', async () => {
+			const ids = sb.get().control.seedScans({ count: 260 });
+			const result = await run(sb.env(), getAll());
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse());
+			const pages = pagesRequested();
+			expect(new Set(pages).size).toBe(pages.length);
+			// 11 pages hold the scans; without meta pages 2-3, 4-7, 8-15 are read (4 past the end).
+			expect(Math.max(...pages)).toBeLessThanOrEqual(envelope === 'data' ? 11 : 15);
+			expect(pages.filter((p) => p <= 11).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+		});
+
+		test('pages are read side by side', async () => {
+			sb.get().control.seedScans({ count: 200 });
+			// Every page after the first answers after 300 ms: read one after another they could not overlap.
+			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 0, times: 1 });
+			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 300, times: 20 });
+			const pending = run(sb.env(), getAll());
+			await until(() => listings().length >= 4);
+			const inFlight = listings().filter((r) => r.query.page !== '1').length;
+			expect(inFlight).toBeGreaterThanOrEqual(3);
+			expect((await pending).output).toHaveLength(200);
+		});
+
+		test('a scan added while the listing is read shifts the pages but is not output twice', async () => {
+			const ids = sb.get().control.seedScans({ count: 60 });
+			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 0, times: 1 });
+			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 300, times: 20 });
+			const pending = run(sb.env(), getAll());
+			// Page 1 was answered; the later pages are computed after the new scan exists.
+			await until(() => listings().some((r) => r.query.page === '2'));
+			const [added] = sb.get().control.seedScans({ count: 1 });
+			const result = await pending;
+			expect(result.error).toBeUndefined();
+			const out = jsonOf(result).map((s) => s.id);
+			expect(new Set(out).size).toBe(out.length);
+			expect(out).toEqual([...ids].reverse());
+			expect(out).not.toContain(added);
+		});
+
+		test('Limit reads only the pages it needs', async () => {
+			const ids = sb.get().control.seedScans({ count: 120 });
+			const result = await run(sb.env(), getAll({ returnAll: false, limit: 60 }));
+			expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse().slice(0, 60));
+			expect(pagesRequested().sort((a, b) => a - b)).toEqual([1, 2, 3]);
+		});
+	});
+}
+
+describe('page cap', () => {
+	test('with meta: a listing over 400 pages fails at once, naming the cap and what to do', async () => {
+		sb.get().control.seedScans({ count: 400 * 25 + 1 });
+		const result = await run(sb.env(), getAll());
+		expect(result.error?.message).toMatch(/more than 400 pages \(10000 records\)/);
+		expect(result.error?.description).toMatch(/Filters/);
+		expect(pagesRequested()).toEqual([1]);
+	});
+
+});
