@@ -149,8 +149,7 @@ export class PollHarness {
 	/** The immediate poll of an activation; a failure fails the activation (nothing saved). */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<INodeExecutionData[] | null> {
 		const result = await this.run('trigger', activation);
-		if (result !== null) this.saveStaticData();
-		this.saveStaticData();
+		this.saveStaticData(); // on emit, and at the end of the activation anyway
 		return result?.[0] ?? null;
 	}
 
