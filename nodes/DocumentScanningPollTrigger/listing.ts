@@ -1,4 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList, unwrapRecord } from '../DocumentScanning/transport';
 import type { Observation } from './state';
@@ -60,7 +61,7 @@ export async function observe(ctx: IPollFunctions, horizon: number, pending: num
 		}
 		if (reachedHorizon || page.last) break;
 		if (pageNumber === MAX_PAGES) {
-			throw new Error(`GET /scans did not end after ${MAX_PAGES} pages`);
+			throw new NodeOperationError(ctx.getNode(), `GET /scans did not end after ${MAX_PAGES} pages`);
 		}
 	}
 

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { PAGE_SIZE } from '../DocumentScanning/transport';
 import { selectedEvents } from '../DocumentScanningTrigger/webhookLifecycle';
 import { accepts, type PollOptions, toItems } from './items';
 import { MANUAL_MAX_PAGES, observe, readPage } from './listing';
@@ -36,7 +37,7 @@ async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[]
 	}
 	throw new NodeOperationError(ctx.getNode(), 'No finished scan matches this trigger yet', {
 		description: `Fetch Test Event shows the newest finished scan of the selected events and templates among the latest ${
-			MANUAL_MAX_PAGES * 25
+			MANUAL_MAX_PAGES * PAGE_SIZE
 		} scans. Upload a document (e.g. with the Document Scanning node), wait until it is processed, then try again.`,
 	});
 }
