@@ -34,6 +34,7 @@ import {
 	stopChild,
 	waitForN8n,
 } from './n8n-local.mjs';
+import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
 
 const started = Date.now();
 const results = [];
@@ -288,6 +289,9 @@ async function main() {
 			execution ? `execution ${execution.id} (${execution.mode}), scan.completed for e2e-invoice.pdf ${carried ? 'in' : 'NOT in'} its data` : 'no execution',
 		);
 	}
+
+	// ---- Document Scanning Poll Trigger (issue #11): scripts/e2e-checks/poll-trigger.mjs ------
+	await checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, credential: CREDENTIAL, check, log });
 }
 
 let crashed;

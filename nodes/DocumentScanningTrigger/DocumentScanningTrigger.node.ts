@@ -60,7 +60,7 @@ export class DocumentScanningTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'The service needs a public HTTPS address for this trigger. If n8n runs on localhost, set the WEBHOOK_URL environment variable to its public address.',
+					'The service needs a public HTTPS address for this trigger. If n8n runs on localhost, set the WEBHOOK_URL environment variable to its public address. Without a public address, use the Document Scanning Poll Trigger instead.',
 				name: 'webhookNotice',
 				type: 'notice',
 				default: '',

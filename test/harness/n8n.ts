@@ -233,7 +233,7 @@ export function credentialsFor(env: TestEnvironment): ICredentialDataDecryptedOb
 	return { baseUrl: env.baseUrl, apiKey: env.apiKey, authHeader: env.authHeader ?? 'authorization' };
 }
 
-function additionalDataFor(
+export function additionalDataFor(
 	credentialsHelper: ICredentialsHelper,
 	hooks: ExecutionLifecycleHooks | undefined,
 	urls: { webhookBaseUrl?: string; webhookTestBaseUrl?: string } = {},

@@ -40,7 +40,7 @@ describe('npm pack', () => {
 
 	test('ships every node and credential file package.json names', () => {
 		const declared = [...pkg.n8n.credentials, ...pkg.n8n.nodes] as string[];
-		expect(declared.length).toBe(3);
+		expect(declared.length).toBe(4);
 		for (const file of declared) expect(files).toContain(file);
 		expect(files.filter((file) => /^dist\/credentials\/.*\.js$/.test(file)).length).toBeGreaterThan(0);
 	});

@@ -5,6 +5,7 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IPollFunctions,
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
@@ -28,7 +29,7 @@ export const CREDENTIAL_TYPE = 'documentScanningApi';
 /** Page size of GET /scans (spec: 25 entries per page). */
 export const PAGE_SIZE = 25;
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;

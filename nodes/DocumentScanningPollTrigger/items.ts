@@ -1,0 +1,55 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
+import { filterReason, type TriggerOptions } from '../DocumentScanningTrigger/delivery';
+
+/**
+ * The poll trigger's items, shaped as the webhook trigger's: `{ event, timestamp, data }`,
+ * with `data` built from the scan record so later nodes read the same names
+ * (`data.scan_id`, `data.status`, `data.extracted_data`, ...).
+ */
+
+export type PollOptions = Pick<TriggerOptions, 'templateIds' | 'includeValidationFailed' | 'splitIntoRows'>;
+
+/** The event a finished scan stands for. */
+export function eventOf(scan: IDataObject): 'scan.completed' | 'scan.failed' | undefined {
+	if (scan.status === 'completed' || scan.status === 'validation_failed') return 'scan.completed';
+	if (scan.status === 'failed') return 'scan.failed';
+	return undefined;
+}
+
+/** `data` of the item: `scan_id` first, then every field of the record except `id`. */
+export function eventData(scan: IDataObject): IDataObject {
+	const { id, ...rest } = scan;
+	return { scan_id: id ?? rest.scan_id ?? null, ...rest };
+}
+
+/** The event body: `timestamp` is the scan's `updated_at` (when it reached its final state). */
+export function eventBody(scan: IDataObject, now: Date): IDataObject {
+	const updated = typeof scan.updated_at === 'string' && scan.updated_at !== '' ? scan.updated_at : undefined;
+	return { event: eventOf(scan) ?? null, timestamp: updated ?? now.toISOString(), data: eventData(scan) };
+}
+
+/** Whether a finished scan passes the events and options of the node (same rules as the webhook trigger). */
+export function accepts(scan: IDataObject, events: string[], options: PollOptions): boolean {
+	const event = eventOf(scan);
+	if (event === undefined) return false;
+	return filterReason(event, eventData(scan), events, options) === undefined;
+}
+
+/** Items for the emitted scans: one per scan, or one per table row with "Split Into Table Rows". */
+export function toItems(scans: IDataObject[], options: PollOptions, now: Date): INodeExecutionData[] {
+	const items: IDataObject[] = [];
+	for (const scan of scans) {
+		const body = eventBody(scan, now);
+		if (!options.splitIntoRows) {
+			items.push(body);
+			continue;
+		}
+		for (const row of shapeScan(scan, 'rows')) {
+			const stamp = { event: body.event, timestamp: body.timestamp };
+			items.push({ ...stamp, ...row, ...stamp });
+		}
+	}
+	return items.map((json) => ({ json }));
+}

@@ -1,0 +1,70 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { PAGE_SIZE } from '../DocumentScanning/transport';
+import { selectedEvents } from '../DocumentScanningTrigger/webhookLifecycle';
+import { accepts, type PollOptions, toItems } from './items';
+import { MANUAL_MAX_PAGES, observe, readPage } from './listing';
+import { commit, initialState, isFinal, readState, writeState } from './state';
+
+/**
+ * `poll()` of the Document Scanning Poll Trigger.
+ *
+ * - First activation (no state yet): reads page 1, remembers the newest scan ID as the
+ *   horizon and the unfinished scans on that page as pending, and emits nothing.
+ * - Every later poll: reads new scans down to the horizon and the pending ones, emits the
+ *   scans that reached a final state since, and keeps the rest for the next poll.
+ * - "Fetch Test Event" (manual mode): the newest finished scan that passes the filters;
+ *   the state is not touched.
+ *
+ * All requests happen before the state changes: a failing request (network, 5xx, 429)
+ * fails the poll with the state as it was, and the next poll catches up.
+ */
+
+function settings(ctx: IPollFunctions): { events: string[]; options: PollOptions } {
+	const events = selectedEvents(ctx.getNodeParameter('events', []));
+	const options = ctx.getNodeParameter('options', {}) as PollOptions;
+	return { events, options };
+}
+
+async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
+	const { events, options } = settings(ctx);
+	for (let pageNumber = 1; pageNumber <= MANUAL_MAX_PAGES; pageNumber++) {
+		const page = await readPage(ctx, pageNumber);
+		const newest = page.items.find((scan) => isFinal(scan) && accepts(scan, events, options));
+		if (newest) return [toItems([newest], options, new Date())];
+		if (page.last) break;
+	}
+	throw new NodeOperationError(ctx.getNode(), 'No finished scan matches this trigger yet', {
+		description: `Fetch Test Event shows the newest finished scan of the selected events and templates among the latest ${
+			MANUAL_MAX_PAGES * PAGE_SIZE
+		} scans. Upload a document (e.g. with the Document Scanning node), wait until it is processed, then try again.`,
+	});
+}
+
+export async function pollScans(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	if (this.getMode() === 'manual') return await fetchTestEvent(this);
+
+	const staticData = this.getWorkflowStaticData('node') as IDataObject;
+	const before = readState(staticData);
+	if (before === undefined) {
+		const first = await readPage(this, 1);
+		writeState(staticData, initialState(first.items, new Date()));
+		return null;
+	}
+
+	const { events, options } = settings(this);
+	const observation = await observe(this, before.horizon, before.pending);
+
+	// Commit against the state as it is now: an overlapping poll may have committed meanwhile.
+	const current = readState(staticData) ?? before;
+	const result = commit(current, observation, (scan) => accepts(scan, events, options));
+	if (result.dropped.length > 0) {
+		this.logger.warn(
+			`Document Scanning Poll Trigger: stopped following ${result.dropped.length} unfinished scans (more than the limit); oldest: ${result.dropped[0]}`,
+		);
+	}
+	if (JSON.stringify(result.state) !== JSON.stringify(current)) writeState(staticData, result.state);
+	if (result.emit.length === 0) return null;
+	return [toItems(result.emit, options, new Date())];
+}

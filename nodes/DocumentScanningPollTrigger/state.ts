@@ -1,0 +1,163 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { FINAL_STATUSES } from '../DocumentScanning/helpers/wait';
+
+/**
+ * The poll trigger's memory, kept in the workflow's static data (node scope) and nowhere
+ * else: n8n may run a poll in another process than the previous one.
+ *
+ * - `horizon`: the highest scan ID a successful poll has seen. Every scan with an ID up to
+ *   it was seen at least once (or existed before the first activation).
+ * - `pending`: IDs up to the horizon that were seen unfinished (uploaded, processing).
+ * - `emitted`: the most recently emitted IDs, a bounded guard against emitting twice.
+ *
+ * n8n saves static data only when a poll emits (and on activation / deactivation). The
+ * state is built so that falling back to an older saved state is harmless: a poll that
+ * emitted nothing only moved the horizon over scans that were unfinished (they come back
+ * as new) or filtered out (filtered out again), so replaying from the older state emits
+ * exactly what the lost polls would have emitted later.
+ */
+export interface PollState {
+	version: 1;
+	horizon: number;
+	pending: number[];
+	emitted: number[];
+	/** ISO time of the first activation (informative). */
+	activatedAt: string;
+}
+
+/** Emitted IDs kept for the duplicate guard. */
+export const MAX_EMITTED = 1000;
+/** Unfinished scans followed at most; the oldest are dropped beyond it (with a warning). */
+export const MAX_PENDING = 1000;
+
+export function isFinal(scan: IDataObject): boolean {
+	return FINAL_STATUSES.has(String(scan.status));
+}
+
+/** A scan ID as a number, or undefined when the record carries none usable. */
+export function scanIdOf(scan: IDataObject): number | undefined {
+	const id = Number(scan.id ?? scan.scan_id);
+	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+function idList(value: unknown): number[] {
+	if (!Array.isArray(value)) return [];
+	return value.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+}
+
+/** The stored state, or undefined before the first activation (or after static data was reset). */
+export function readState(staticData: IDataObject): PollState | undefined {
+	const horizon = Number(staticData.horizon);
+	if (staticData.version !== 1 || !Number.isSafeInteger(horizon) || horizon < 0) return undefined;
+	return {
+		version: 1,
+		horizon,
+		pending: idList(staticData.pending),
+		emitted: idList(staticData.emitted),
+		activatedAt: String(staticData.activatedAt ?? ''),
+	};
+}
+
+/** Writes the state into the static data object (new arrays, so n8n notices the change). */
+export function writeState(staticData: IDataObject, state: PollState): void {
+	staticData.version = state.version;
+	staticData.horizon = state.horizon;
+	staticData.pending = [...state.pending];
+	staticData.emitted = [...state.emitted];
+	staticData.activatedAt = state.activatedAt;
+}
+
+/** What the requests of one poll found. */
+export interface Observation {
+	/** Latest record seen per scan ID (listing pages and single fetches). */
+	scans: Map<number, IDataObject>;
+	/** Highest ID in the listing; the new horizon. */
+	topId: number;
+	/** Pending IDs the service no longer knows (404). */
+	gone: Set<number>;
+	/** Pending IDs fetched one by one this poll (they move to the back of the queue). */
+	fetched: number[];
+}
+
+export interface CommitResult {
+	state: PollState;
+	/** Finished scans to emit, in the order they finished. */
+	emit: IDataObject[];
+	/** Pending IDs dropped because more than MAX_PENDING were followed. */
+	dropped: number[];
+}
+
+function byCompletion(a: IDataObject, b: IDataObject): number {
+	const ta = Date.parse(String(a.updated_at ?? ''));
+	const tb = Date.parse(String(b.updated_at ?? ''));
+	if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return ta - tb;
+	return (scanIdOf(a) ?? 0) - (scanIdOf(b) ?? 0);
+}
+
+/**
+ * Applies one poll's observation to the state as it is *now* (not as it was when the poll
+ * started: with two overlapping polls, the one finishing later sees the other's emissions).
+ * `accept` tells whether a finished scan passes the node's event and option filters; a
+ * filtered-out scan is settled like an emitted one, but not recorded as emitted.
+ */
+export function commit(current: PollState, observation: Observation, accept: (scan: IDataObject) => boolean): CommitResult {
+	const pending = new Set(current.pending);
+	const emitted = new Set(current.emitted);
+	const emit: IDataObject[] = [];
+
+	const ids = [...observation.scans.keys()].sort((a, b) => a - b);
+	for (const id of ids) {
+		const scan = observation.scans.get(id)!;
+		if (id <= current.horizon && !pending.has(id)) continue;
+		if (!isFinal(scan)) {
+			pending.add(id);
+			continue;
+		}
+		pending.delete(id);
+		if (emitted.has(id) || !accept(scan)) continue;
+		emit.push(scan);
+		emitted.add(id);
+	}
+	for (const id of observation.gone) pending.delete(id);
+
+	// Single fetches go to the back, so the next poll checks the ones not checked now.
+	const fetched = new Set(observation.fetched);
+	let pendingList = [
+		...[...pending].filter((id) => !fetched.has(id)).sort((a, b) => a - b),
+		...observation.fetched.filter((id) => pending.has(id)),
+	];
+	let dropped: number[] = [];
+	if (pendingList.length > MAX_PENDING) {
+		const oldest = [...pendingList].sort((a, b) => a - b).slice(0, pendingList.length - MAX_PENDING);
+		const drop = new Set(oldest);
+		dropped = oldest;
+		pendingList = pendingList.filter((id) => !drop.has(id));
+	}
+
+	const emittedList = [...current.emitted, ...emit.map((scan) => scanIdOf(scan)!)];
+	return {
+		state: {
+			version: 1,
+			horizon: Math.max(current.horizon, observation.topId),
+			pending: pendingList,
+			emitted: [...new Set(emittedList)].slice(-MAX_EMITTED),
+			activatedAt: current.activatedAt,
+		},
+		emit: emit.sort(byCompletion),
+		dropped,
+	};
+}
+
+/** The state after the first activation: nothing before it is emitted; unfinished scans on the first page are followed. */
+export function initialState(firstPage: IDataObject[], now: Date): PollState {
+	let horizon = 0;
+	const pending: number[] = [];
+	for (const scan of firstPage) {
+		const id = scanIdOf(scan);
+		if (id === undefined) continue;
+		horizon = Math.max(horizon, id);
+		if (!isFinal(scan)) pending.push(id);
+	}
+	return { version: 1, horizon, pending: pending.sort((a, b) => a - b), emitted: [], activatedAt: now.toISOString() };
+}
