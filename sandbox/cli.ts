@@ -18,6 +18,8 @@ Usage: npm run sandbox -- [options]
   --active-flag <is_active|active|status>
                               how webhook records show activity (default is_active)
   --errors-shape <map|list>   shape of 422 "errors" (default map)
+  --stored-filename <asSent|basename>
+                              how uploaded file names are stored (default basename)
   --processing-delay-ms <n>   delay per processing step (default 1000)
   --latency-ms <n>            delay before every API request is handled (default 0)
   --rate-limit <n>            accepted uploads per rolling hour (default 200)
@@ -51,6 +53,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: San
         envelope: { type: 'string' },
         'active-flag': { type: 'string' },
         'errors-shape': { type: 'string' },
+        'stored-filename': { type: 'string' },
         'processing-delay-ms': { type: 'string' },
         'latency-ms': { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -74,6 +77,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): { options: San
     envelope: values.envelope as SandboxOptions['envelope'],
     activeFlag: values['active-flag'] as SandboxOptions['activeFlag'],
     errorsShape: values['errors-shape'] as SandboxOptions['errorsShape'],
+    storedFilename: values['stored-filename'] as SandboxOptions['storedFilename'],
     processingDelayMs: intFlag('processing-delay-ms', values['processing-delay-ms']),
     latencyMs: intFlag('latency-ms', values['latency-ms']),
     rateLimitPerHour: intFlag('rate-limit', values['rate-limit']),

@@ -14,6 +14,8 @@ interface StoredFault extends ActiveFault {
   method?: string;
   path?: RegExp;
   remaining: number;
+  /** Matching requests still to let through before the fault applies. */
+  skip: number;
 }
 
 export class Faults {
@@ -24,6 +26,8 @@ export class Faults {
     if (!KINDS.includes(spec.kind)) throw new Error(`kind must be one of ${KINDS.join(', ')}`);
     const times = spec.times ?? 1;
     if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');
+    const skip = spec.after ?? 0;
+    if (!Number.isInteger(skip) || skip < 0) throw new Error('after must be a non-negative integer');
     const status = spec.kind === 'status500' ? 500 : spec.status ?? 500;
     if (!Number.isInteger(status) || status < 100 || status > 599) throw new Error('status must be an HTTP status code');
     if (spec.kind === 'status' && spec.status === undefined) throw new Error("kind 'status' needs a status");
@@ -43,6 +47,7 @@ export class Faults {
       method: spec.method?.toUpperCase(),
       path,
       remaining: times,
+      skip,
     });
   }
 
@@ -56,6 +61,10 @@ export class Faults {
       (f) => (f.method === undefined || f.method === method) && (f.path === undefined || f.path.test(path)),
     );
     if (!fault) return undefined;
+    if (fault.skip > 0) {
+      fault.skip -= 1;
+      return undefined;
+    }
     fault.remaining -= 1;
     if (fault.remaining === 0) this.faults = this.faults.filter((f) => f !== fault);
     return { kind: fault.kind, status: fault.status, headers: fault.headers, latencyMs: fault.latencyMs };

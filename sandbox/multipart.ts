@@ -40,6 +40,10 @@ export function parseMultipart(req: IncomingMessage, options: MultipartOptions):
     try {
       parser = busboy({
         headers: req.headers,
+        // File names arrive as UTF-8 bytes (what browsers and undici send), not Latin-1.
+        defParamCharset: 'utf8',
+        // Keep any folder part: the storedFilename option decides what the service keeps.
+        preservePath: true,
         // busboy flags a file as truncated once it reaches the limit, so allow one byte more than the maximum.
         limits: { fileSize: options.maxFileBytes + 1, fields: 50, parts: 100, fieldSize: 64 * 1024 },
       });

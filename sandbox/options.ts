@@ -6,6 +6,8 @@ export interface ResolvedOptions {
   envelope: 'data' | 'bare';
   activeFlag: 'is_active' | 'active' | 'status';
   errorsShape: 'map' | 'list';
+  /** How the service stores an uploaded file's name: without any folder part (default), or as sent. */
+  storedFilename: 'asSent' | 'basename';
   allowInsecureWebhookUrls: boolean;
   processingDelayMs: number;
   latencyMs: number;
@@ -23,6 +25,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   envelope: 'data',
   activeFlag: 'is_active',
   errorsShape: 'map',
+  storedFilename: 'basename',
   allowInsecureWebhookUrls: false,
   processingDelayMs: 1000,
   latencyMs: 0,
@@ -76,6 +79,9 @@ export function mergeOptions(base: ResolvedOptions, partial: Partial<SandboxOpti
         break;
       case 'errorsShape':
         next.errorsShape = oneOf(key, value, ['map', 'list']);
+        break;
+      case 'storedFilename':
+        next.storedFilename = oneOf(key, value, ['asSent', 'basename']);
         break;
       case 'allowInsecureWebhookUrls':
       case 'retryAfter':

@@ -117,6 +117,11 @@ function rateLimited(ctx: HandlerContext): ApiResponse | undefined {
   );
 }
 
+/** The name the service keeps: without a folder part (option storedFilename: basename), or as sent. */
+function storedFilename(sent: string, mode: 'asSent' | 'basename'): string {
+  return mode === 'basename' ? sent.slice(Math.max(sent.lastIndexOf('/'), sent.lastIndexOf('\\')) + 1) : sent;
+}
+
 /** Check order: 422 validation, 404 template, 429 rate limit, 402 credit, 409 duplicate. */
 const uploadScan: Handler = async (ctx) => {
   const { core, account } = ctx;
@@ -145,7 +150,7 @@ const uploadScan: Handler = async (ctx) => {
   const scan = core.store.createUploadedScan({
     account,
     template,
-    filename: file.filename,
+    filename: storedFilename(file.filename, core.options.storedFilename),
     contentSha256,
     plannedOutcome: core.processor.planOutcome(file.filename),
   });

@@ -131,8 +131,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       response = errorResponse(500, 'Internal sandbox error; retry the request later.');
     }
     entry.status = response.status;
+    // The Date header follows the sandbox's (virtual) clock, as a real server's follows its own.
+    const dated = { ...response, headers: { Date: new Date(core.clock.now()).toUTCString(), ...response.headers } };
     if (fault?.kind === 'dropAfterCommit') req.socket.destroy();
-    else writeResponse(res, response);
+    else writeResponse(res, dated);
     finish();
   }
 

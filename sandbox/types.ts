@@ -30,6 +30,8 @@ export interface SandboxOptions {
   activeFlag?: ActiveFlag;
   /** Shape of `errors` in 422 responses. Default 'map'. */
   errorsShape?: ErrorsShape;
+  /** How an uploaded file's name is stored: 'basename' (default: folder part removed, as Laravel's client name) or 'asSent'. */
+  storedFilename?: 'asSent' | 'basename';
   /** Allow http:// and loopback/private webhook hosts. Default false. */
   allowInsecureWebhookUrls?: boolean;
   /** Delay of each processing step (uploaded -> processing -> terminal). Default 1000. */
@@ -55,6 +57,7 @@ export const LIVE_OPTION_KEYS = [
   'envelope',
   'activeFlag',
   'errorsShape',
+  'storedFilename',
   'allowInsecureWebhookUrls',
   'processingDelayMs',
   'latencyMs',
@@ -80,6 +83,8 @@ export interface FaultSpec {
   latencyMs?: number;
   /** How many matching requests the fault applies to. Default 1. */
   times?: number;
+  /** How many matching requests pass untouched before the fault applies. Default 0. */
+  after?: number;
 }
 
 export type AuthScheme = 'bearer' | 'x-api-key' | 'none';

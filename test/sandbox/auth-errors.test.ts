@@ -104,6 +104,14 @@ describe('faults', () => {
     expect(second.status).toBe(200);
   });
 
+  it('`after` lets that many matching requests through before the fault applies', async () => {
+    sandbox.control.addFault({ path: '^/account$', kind: 'status500', after: 2 });
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await api(sandbox, 'GET', '/account')).status);
+    expect(statuses).toEqual([200, 200, 500, 200]);
+    expect(() => sandbox.control.addFault({ kind: 'drop', after: -1 })).toThrow('after must be a non-negative integer');
+  });
+
   it("'status' answers the given status and headers `times` times, only for the matching method", async () => {
     sandbox.control.addFault({ method: 'GET', path: '^/scans$', kind: 'status', status: 503, headers: { 'Retry-After': '7' }, times: 2 });
     expect((await api(sandbox, 'GET', '/templates')).status).toBe(200);

@@ -1,4 +1,4 @@
-import { Sandbox, startSandbox } from '../../sandbox/server';
+import { DEFAULT_API_KEY, Sandbox, startSandbox } from '../../sandbox/server';
 import { api, jpegBytes, pdfBytes, pngBytes, Reply, unwrap, upload, waitForStatus } from './helpers';
 
 const MB20 = 20 * 1024 * 1024;
@@ -50,6 +50,30 @@ describe('POST /scans success', () => {
     pdfBytes().copy(file);
     const reply = await upload(sandbox, { file, filename: 'big.pdf' });
     expect(reply.status).toBe(201);
+  });
+});
+
+describe('POST /scans file names', () => {
+  it('reads a multipart file name as UTF-8: "Rechnung Müller.pdf" is stored and answered unchanged', async () => {
+    const reply = await upload(sandbox, { filename: 'Rechnung Müller.pdf' });
+    expect(reply.status).toBe(201);
+    expect(reply.body.data.filename).toBe('Rechnung Müller.pdf');
+    expect(sandbox.control.getScan(reply.body.data.id)?.filename).toBe('Rechnung Müller.pdf');
+  });
+
+  it('stores the name without its folder by default, and as sent with storedFilename "asSent"', async () => {
+    expect((await upload(sandbox, { filename: 'dir/sub/b.pdf' })).body.data.filename).toBe('b.pdf');
+    expect((await upload(sandbox, { filename: 'c:\\docs\\c.pdf' })).body.data.filename).toBe('c.pdf');
+    sandbox.control.setOptions({ storedFilename: 'asSent' });
+    expect((await upload(sandbox, { filename: 'dir/a.pdf' })).body.data.filename).toBe('dir/a.pdf');
+  });
+
+  it('answers with a Date header from its own (virtual) clock', async () => {
+    sandbox.control.advanceClock(3_600_000);
+    const res = await fetch(`${sandbox.baseUrl}/account`, { headers: { Authorization: `Bearer ${DEFAULT_API_KEY}` } });
+    const skew = Date.parse(res.headers.get('date') ?? '') - Date.now();
+    expect(skew).toBeGreaterThan(3_500_000);
+    expect(skew).toBeLessThan(3_700_000);
   });
 });
 

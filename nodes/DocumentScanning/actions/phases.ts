@@ -34,7 +34,11 @@ export async function runPhases(
 	concurrency: number,
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
-	const scope: ExecutionScope = { claimedScanIds: new Set<number>(), poller: new ScanPoller(this) };
+	const scope: ExecutionScope = {
+		claimedScanIds: new Set<number>(),
+		uploadedFiles: new Map(),
+		poller: new ScanPoller(this),
+	};
 	const results = new Array<INodeExecutionData[]>(itemCount);
 	const fail = (error: unknown, itemIndex: number) => {
 		if (!continueOnFail) throw asItemError(this, error, itemIndex);

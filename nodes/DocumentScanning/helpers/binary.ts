@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -22,6 +23,8 @@ export interface UploadFile {
 	fileName: string;
 	size: number;
 	mimeType: string;
+	/** SHA-256 of the bytes (hex): the same file, whatever its name. */
+	sha256: string;
 }
 
 function kindFromMagic(head: Uint8Array): FileKind | undefined {
@@ -178,5 +181,6 @@ export async function readUploadFile(
 		fileName: uploadName,
 		size: buffer.length,
 		mimeType: uploadMime,
+		sha256: createHash('sha256').update(buffer).digest('hex'),
 	};
 }

@@ -10,6 +10,8 @@ import type { ScanPoller } from './poller/ScanPoller';
 export interface ExecutionScope {
 	/** Scans already output by uploads of this execution. */
 	claimedScanIds: Set<number>;
+	/** Scans uploads of this execution got, by `templateId:sha256` of the file's bytes. */
+	uploadedFiles: Map<string, IDataObject>;
 	/** The one poller every scan waited for in this execution joins. */
 	poller: ScanPoller;
 }

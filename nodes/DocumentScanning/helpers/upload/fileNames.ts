@@ -1,0 +1,47 @@
+/**
+ * File names as the service may have stored them. An upload's name can come back changed:
+ * without its folder part (`dir/inv.pdf` → `inv.pdf`), with characters percent-encoded the
+ * way multipart senders encode them (`"` → `%22`), in another Unicode normal form, or read
+ * as Latin-1 although it was sent as UTF-8 (`Müller` → `MÃ¼ller`). Two names are the same
+ * when they agree after undoing all of that.
+ */
+
+function basename(name: string): string {
+	return name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+}
+
+function percentDecoded(name: string): string {
+	if (!/%[0-9a-f]{2}/i.test(name)) return name;
+	try {
+		return decodeURIComponent(name);
+	} catch {
+		// Not a valid escape sequence: only the quote and line breaks multipart senders encode.
+		return name.replace(/%22/gi, '"').replace(/%0d/gi, '\r').replace(/%0a/gi, '\n');
+	}
+}
+
+/** UTF-8 bytes that were read as Latin-1, read again as UTF-8; undefined when that is not what happened. */
+function latin1Repaired(name: string): string | undefined {
+	if (!/[\u0080-\u00ff]/.test(name) || /[^\u0000-\u00ff]/.test(name)) return undefined;
+	const bytes = Uint8Array.from(name, (char) => char.charCodeAt(0));
+	try {
+		const repaired = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		return repaired === name ? undefined : repaired;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The comparable form of a file name: folder part removed, escapes undone, NFC. */
+export function normalizedFileName(name: string): string {
+	return percentDecoded(basename(name.trim())).normalize('NFC').trim();
+}
+
+/** Whether `stored` (a scan's `filename`) may be the service's copy of the name `sent`. */
+export function sameFileName(stored: unknown, sent: string): boolean {
+	if (typeof stored !== 'string' || stored === '') return false;
+	const wanted = normalizedFileName(sent);
+	if (normalizedFileName(stored) === wanted) return true;
+	const repaired = latin1Repaired(stored);
+	return repaired !== undefined && normalizedFileName(repaired) === wanted;
+}

@@ -1,0 +1,3 @@
+export { sendUpload, UPLOAD_ATTEMPTS } from './sendUpload';
+export type { UploadRequest } from './sendUpload';
+export { normalizedFileName, sameFileName } from './fileNames';

@@ -1,0 +1,152 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+
+import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
+import type { UploadFile } from '../binary';
+import type { ExecutionScope } from '../utils';
+import { findCandidates } from './candidates';
+import type { FileRef, SearchReason } from './errors';
+import { ambiguousScanError, existingScanNotFoundError, unknownOutcomeError } from './errors';
+
+/** Attempts of one upload when the service's answer does not arrive (the first one included). */
+export const UPLOAD_ATTEMPTS = 3;
+/** Pause before the second attempt; the third waits twice as long. */
+const RESEND_PAUSE_MS = 1000;
+/** Per-attempt timeout of the upload: a 20 MB file on a slow line. */
+const UPLOAD_TIMEOUT_MS = 120_000;
+
+export interface UploadRequest {
+	templateId: number;
+	file: UploadFile;
+	itemIndex: number;
+	returnExisting: boolean;
+	scope: Pick<ExecutionScope, 'claimedScanIds' | 'uploadedFiles'>;
+}
+
+function fileKey(request: UploadRequest): string {
+	return `${request.templateId}:${request.file.sha256}`;
+}
+
+/**
+ * Uploads one file so that it is charged at most once and the item gets its own scan or an
+ * error, never another document's scan:
+ * - an answer that does not arrive (timeout, dropped connection, 5xx) is followed by sending
+ *   the file again: the service refuses the same file twice for one template (409) without
+ *   charging, so a second POST either creates the scan or proves an earlier one did;
+ * - only after such a 409 the node looks for the scan, among the template's scans created
+ *   after the first attempt was sent (server clock), with the file's name as the service may
+ *   have stored it, not held by another item of this execution;
+ * - a found scan is output only when it is the single candidate; otherwise the item fails
+ *   with the candidate IDs. "Return Existing Scan" follows the same rule, at any age.
+ */
+export async function sendUpload(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
+	const sentAt = Date.now();
+	for (let attempt = 1; ; attempt++) {
+		let failure: unknown;
+		try {
+			return claim(request, await post.call(this, request));
+		} catch (error) {
+			failure = error;
+		}
+		const resent = attempt > 1;
+		if (httpStatusOf(failure) === 409) return await afterConflict.call(this, request, failure, resent ? sentAt : undefined);
+		if (!resent && !isOutcomeUnknown(failure)) throw failure;
+		if (!isOutcomeUnknown(failure) || attempt >= UPLOAD_ATTEMPTS || !(await pause(this, attempt * RESEND_PAUSE_MS))) {
+			throw unknownOutcomeError(this, refOf(request), failure, await recentOrUndefined.call(this, request, sentAt));
+		}
+	}
+}
+
+async function post(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
+	const form = new FormData();
+	form.append('template_id', String(request.templateId));
+	form.append('file', request.file.blob, request.file.fileName);
+	return await apiRequest.call(this, {
+		method: 'POST',
+		path: '/scans',
+		body: form,
+		itemIndex: request.itemIndex,
+		retry: false,
+		timeout: UPLOAD_TIMEOUT_MS,
+	});
+}
+
+/**
+ * The service has this file for this template. `sentAt` is set when an earlier attempt of
+ * this item got no answer: that attempt may have created the scan.
+ */
+async function afterConflict(
+	this: IExecuteFunctions,
+	request: UploadRequest,
+	conflict: unknown,
+	sentAt: number | undefined,
+): Promise<IDataObject> {
+	// Another item of this execution uploaded the very same bytes: that is the scan.
+	const sibling = request.scope.uploadedFiles.get(fileKey(request));
+	if (sibling) {
+		if (request.returnExisting) return { ...sibling };
+		throw withDescription(
+			conflict,
+			`Another item of this execution uploaded the same file as scan ${String(sibling.id)}. No credit was used for this item. To output that scan for this item too, set the option "If Already Uploaded" to "Return Existing Scan".`,
+		);
+	}
+	if (sentAt !== undefined) {
+		const recent = await findCandidates.call(this, { ...searchOf(request), sentAt });
+		if (recent.length === 1) return claim(request, recent[0]);
+		if (recent.length > 1) throw ambiguousScanError(this, refOf(request), recent, 'recovery');
+		// None since the first attempt: the 409 is about an earlier upload of this file.
+	}
+	if (!request.returnExisting) throw conflict;
+	return claim(request, await single.call(this, request, 'existing'));
+}
+
+async function single(this: IExecuteFunctions, request: UploadRequest, reason: SearchReason): Promise<IDataObject> {
+	const candidates = await findCandidates.call(this, searchOf(request));
+	if (candidates.length === 1) return candidates[0];
+	if (candidates.length > 1) throw ambiguousScanError(this, refOf(request), candidates, reason);
+	throw existingScanNotFoundError(this, refOf(request));
+}
+
+/** Candidates since `sentAt`, for an error message; undefined when the listing fails too. */
+async function recentOrUndefined(
+	this: IExecuteFunctions,
+	request: UploadRequest,
+	sentAt: number,
+): Promise<IDataObject[] | undefined> {
+	try {
+		return await findCandidates.call(this, { ...searchOf(request), sentAt });
+	} catch {
+		return undefined;
+	}
+}
+
+function claim(request: UploadRequest, scan: IDataObject): IDataObject {
+	if (scan.id !== undefined) request.scope.claimedScanIds.add(Number(scan.id));
+	request.scope.uploadedFiles.set(fileKey(request), scan);
+	return scan;
+}
+
+function refOf(request: UploadRequest): FileRef {
+	return { itemIndex: request.itemIndex, fileName: request.file.fileName, templateId: request.templateId };
+}
+
+function searchOf(request: UploadRequest) {
+	return { ...refOf(request), claimed: request.scope.claimedScanIds };
+}
+
+/** Waits before sending again; false when the execution was cancelled meanwhile. */
+async function pause(ctx: IExecuteFunctions, ms: number): Promise<boolean> {
+	const signal = ctx.getExecutionCancelSignal?.();
+	if (signal?.aborted) return false;
+	try {
+		await sleepWithAbort(ms, signal);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function withDescription(error: unknown, description: string): unknown {
+	if (error instanceof NodeApiError) error.description = description;
+	return error;
+}

@@ -1,0 +1,269 @@
+/**
+ * Scan → Upload, issue 7 section 1: a document never gets another document's scan.
+ * Lost answers are followed by sending the file again (the service's 409 guard makes that
+ * safe); the node looks for a scan only after that 409, among scans created since the first
+ * attempt, and outputs a found scan only when it is the single candidate. "Return Existing
+ * Scan" follows the same rule. Every case runs the real node against the sandbox over HTTP.
+ */
+import { createHash } from 'crypto';
+
+import { binaryItem, FAST_WAIT, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox } from './helpers';
+
+const sb = useSandbox();
+
+const upload = (extra: Record<string, unknown> = {}) => ({
+	resource: 'scan',
+	operation: 'upload',
+	templateId: rl(1),
+	binaryPropertyName: 'data',
+	...extra,
+});
+const returnExisting = (extra: Record<string, unknown> = {}) =>
+	upload({ ...extra, options: { onDuplicate: 'returnExisting', ...((extra.options as object) ?? {}) } });
+
+const pdf = (content: Buffer, name: string) => binaryItem(content, name, 'application/pdf');
+const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
+
+function credits() {
+	return sb.get().control.account().used_scans;
+}
+function requestLog() {
+	return sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
+}
+/** The bytes the sandbox stored for a scan, as a digest: which document a scan really holds. */
+function contentOf(scanId: unknown) {
+	return sb.get().control.getScan(Number(scanId))?.contentSha256;
+}
+
+describe('a lost answer is followed by sending the file again, not by guessing', () => {
+	test('reproduction: a 500 before the service stored the file never outputs another client\'s scan of the same name', async () => {
+		// Another client of the account scanned a different "scan.pdf" 20 s ago.
+		const theirs = pdfBytes('theirs');
+		const other = jsonOf(await run(sb.env(), upload(), [pdf(theirs, 'scan.pdf')]))[0];
+		sb.get().control.advanceClock(20_000);
+		sb.get().control.clearRequests();
+
+		const ours = pdfBytes('ours');
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'status500' });
+		const result = await run(
+			sb.env(),
+			upload({ waitForCompletion: true, options: { ...FAST_WAIT } }),
+			[pdf(ours, 'scan.pdf')],
+		);
+
+		expect(result.error).toBeUndefined();
+		const [scan] = jsonOf(result);
+		expect(scan.id).not.toBe(other.id);
+		expect(contentOf(scan.id)).toBe(sha256(ours));
+		expect(scan.status).toBe('completed');
+		expect(credits()).toBe(2);
+		// Sent again at once; no listing was needed because the second attempt was answered.
+		expect(requestLog().filter((line) => line.startsWith('POST'))).toEqual(['POST /scans 500', 'POST /scans 201']);
+		expect(requestLog().filter((line) => line === 'GET /scans 200')).toEqual([]);
+	});
+
+	test('answer lost after the scan was stored: the second attempt\'s 409 leads to it; one scan, one credit', async () => {
+		const ours = pdfBytes();
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(sb.env(), upload(), [pdf(ours, 'lost.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'lost.pdf' }));
+		expect(contentOf(1)).toBe(sha256(ours));
+		expect(sb.get().control.getScan(2)).toBeUndefined();
+		expect(credits()).toBe(1);
+		expect(requestLog()).toEqual([
+			// The sandbox logs the status it committed; the node never received that answer.
+			'POST /scans 201',
+			'POST /scans 409',
+			'GET /scans 200',
+		]);
+	});
+
+	test('an older scan of the same name is not a candidate: the server clock decides what is recent', async () => {
+		// "monthly.pdf", another document, created 10 minutes ago on the server's clock; the
+		// sandbox's clock (and its Date header) runs 10 minutes ahead of this machine's.
+		await run(sb.env(), upload(), [pdf(pdfBytes('old'), 'monthly.pdf')]);
+		sb.get().control.advanceClock(10 * 60 * 1000);
+		sb.get().control.clearRequests();
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const ours = pdfBytes('new');
+		const result = await run(sb.env(), upload(), [pdf(ours, 'monthly.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].id).toBe(2);
+		expect(contentOf(2)).toBe(sha256(ours));
+		expect(credits()).toBe(2);
+	});
+
+	test('a scan another item of this execution holds is skipped: each item gets its own "scan.pdf"', async () => {
+		const first = pdfBytes('first');
+		const second = pdfBytes('second');
+		// Item 0 is answered; item 1's answer is lost after the service stored it. Item 0's scan
+		// is as recent and has the same name, but it is item 0's.
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit', after: 1 });
+		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [
+			pdf(first, 'scan.pdf'),
+			pdf(second, 'scan.pdf'),
+		]);
+		expect(result.error).toBeUndefined();
+		const [a, b] = jsonOf(result);
+		expect(a.id).not.toBe(b.id);
+		expect(contentOf(a.id)).toBe(sha256(first));
+		expect(contentOf(b.id)).toBe(sha256(second));
+		expect(credits()).toBe(2);
+	});
+
+	test('two recent candidates: no guess, the item fails naming the file, the template and both scan IDs', async () => {
+		// Another client uploads a different "report.pdf" just before ours; our answer is lost.
+		const other = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes('other'), 'report.pdf')]))[0];
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(sb.env(), upload(), [pdf(pdfBytes('ours'), 'report.pdf'), pdf(pdfBytes(), 'fine.pdf')], true);
+		const [failed, fine] = jsonOf(result);
+		expect(failed.error).toBe(
+			`Item 0: 2 scans of template 1 could be the scan of "report.pdf" (scan IDs 2, ${String(other.id)})`,
+		);
+		expect(fine).toEqual(expect.objectContaining({ filename: 'fine.pdf', status: 'uploaded' }));
+		expect(pairedOf(result)).toEqual([0, 1]);
+		// Ours was stored (and charged) once; the node did not pick for the user.
+		expect(credits()).toBe(3);
+	});
+
+	test('two recent candidates without Continue On Fail: the node fails with the candidate IDs in the description', async () => {
+		await run(sb.env(), upload(), [pdf(pdfBytes('other'), 'report.pdf')]);
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(sb.env(), upload(), [pdf(pdfBytes('ours'), 'report.pdf')]);
+		expect(result.error?.message).toMatch(/^Item 0: 2 scans of template 1 could be the scan of "report.pdf" \(scan IDs 2, 1\)/);
+		expect(result.error?.description).toMatch(/does not pick one/);
+	});
+
+	test('no answer three times: an error that says the outcome is unknown; never a fourth POST', async () => {
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'drop', times: 3 });
+		const result = await run(sb.env(), upload(), [pdf(pdfBytes(), 'gone.pdf')]);
+		expect(result.error?.message).toMatch(/^Item 0: the upload of "gone.pdf" may or may not have been accepted/);
+		expect(result.error?.description).toMatch(/No scan named "gone.pdf" was created for template 1 since the upload was sent/);
+		expect(result.error?.description).toMatch(/not charged twice/);
+		expect(requestLog().filter((line) => line.startsWith('POST'))).toHaveLength(3);
+		expect(credits()).toBe(0);
+	});
+
+	test('the first attempt used the last credit and its answer was lost: the 402 on the second names the candidate', async () => {
+		sb.get().control.createAccount({ apiKeys: ['sk_test_one_credit'], credits: 1 });
+		const env = sb.env({ apiKey: 'sk_test_one_credit' });
+		const templateId = sb.get().control.createTemplate({ apiKey: 'sk_test_one_credit', name: 'T', extraction_mode: 'scalar' }).id;
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(env, upload({ templateId: rl(templateId) }), [pdf(pdfBytes(), 'last.pdf')]);
+		const stored = sb.get().control.requests().find((r) => r.method === 'POST' && r.status === 201);
+		expect(stored).toBeDefined();
+		expect(result.error?.message).toMatch(/^Item 0: the upload of "last.pdf" may or may not have been accepted/);
+		expect(result.error?.description).toMatch(new RegExp(`named "last.pdf" created since the upload was sent: \\d+\\.`));
+		expect(sb.get().control.account('sk_test_one_credit').used_scans).toBe(1);
+	});
+});
+
+describe('"Return Existing Scan" outputs a scan only when it is the single candidate', () => {
+	test('reproduction: two different documents named dup.pdf: the item fails with both IDs instead of the newer one', async () => {
+		const mine = pdfBytes('mine');
+		const a = jsonOf(await run(sb.env(), upload(), [pdf(mine, 'dup.pdf')]))[0];
+		const b = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes('another'), 'dup.pdf')]))[0];
+		const result = await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')], true);
+		const [item] = jsonOf(result);
+		expect(item.error).toBe(
+			`Item 0: 2 scans of template 1 could be the scan of "dup.pdf" (scan IDs ${String(b.id)}, ${String(a.id)})`,
+		);
+		expect(credits()).toBe(2);
+	});
+
+	test('one scan of that name: it is output, found across pages, with no credit used', async () => {
+		const content = pdfBytes();
+		const first = jsonOf(await run(sb.env(), upload(), [pdf(content, 'same.pdf')]))[0];
+		sb.get().control.seedScans({ count: 30, template_id: 1 });
+		sb.get().control.clearRequests();
+		const result = await run(sb.env(), returnExisting(), [pdf(content, 'same.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: first.id, filename: 'same.pdf', template_id: 1 }));
+		expect(credits()).toBe(1);
+		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.query.page ?? ''}`.trim())).toEqual([
+			'POST /scans',
+			'GET /scans 1',
+			'GET /scans 2',
+		]);
+	});
+
+	test('no scan of that name: the item fails naming the file and the template', async () => {
+		const content = pdfBytes();
+		await run(sb.env(), upload(), [pdf(content, 'first-name.pdf')]);
+		const result = await run(sb.env(), returnExisting(), [pdf(content, 'renamed.pdf')]);
+		expect(result.error?.message).toBe(
+			'Item 0: the service says "renamed.pdf" was already uploaded with template 1, but no scan of that template has this file name',
+		);
+		expect(credits()).toBe(1);
+	});
+
+	test('a failed scan of that name is not a candidate', async () => {
+		const content = pdfBytes();
+		const kept = jsonOf(await run(sb.env(), upload(), [pdf(content, 'kept.pdf')]))[0];
+		const failed = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes(), 'fail-kept.pdf')]))[0];
+		expect(failed.id).not.toBe(kept.id);
+		const result = await run(sb.env(), returnExisting(), [pdf(content, 'kept.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].id).toBe(kept.id);
+	});
+
+	test('the same file twice in one batch: both items get the one scan, one credit, no listing', async () => {
+		const content = pdfBytes();
+		const result = await run(sb.env(), returnExisting({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }), [
+			pdf(content, 'twice.pdf'),
+			pdf(content, 'twice.pdf'),
+		]);
+		expect(result.error).toBeUndefined();
+		const [a, b] = jsonOf(result);
+		expect(b.id).toBe(a.id);
+		expect(pairedOf(result)).toEqual([0, 1]);
+		expect(credits()).toBe(1);
+		expect(requestLog()).toEqual(['POST /scans 201', 'POST /scans 409']);
+	});
+
+	test('the same file twice without "Return Existing Scan": the second item\'s 409 names the first item\'s scan', async () => {
+		const content = pdfBytes();
+		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [pdf(content, 'twice.pdf'), pdf(content, 'twice.pdf')], true);
+		const [a, b] = jsonOf(result);
+		expect(b.error).toBe('This file was already uploaded with this template (item 1)');
+		expect(String(b.description)).toContain(`Another item of this execution uploaded the same file as scan ${String(a.id)}`);
+		expect(credits()).toBe(1);
+	});
+});
+
+describe('file names as the service stores them', () => {
+	test('a folder part the service strips: the lost answer is still recovered, not called a duplicate', async () => {
+		// The sandbox stores names without their folder by default, as the service may.
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(sb.env(), upload(), [pdf(pdfBytes(), 'dir/inv.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'inv.pdf' }));
+		expect(credits()).toBe(1);
+	});
+
+	test('an encoded quote: "Return Existing Scan" finds the scan stored as %22', async () => {
+		const content = pdfBytes();
+		const first = jsonOf(await run(sb.env(), upload(), [pdf(content, 'say "hi".pdf')]))[0];
+		expect(first.filename).toBe('say %22hi%22.pdf');
+		const result = await run(sb.env(), returnExisting(), [pdf(content, 'say "hi".pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].id).toBe(first.id);
+	});
+
+	test('a non-ASCII name round-trips: stored and output as "Rechnung Müller.pdf", and recovered after a lost answer', async () => {
+		const plain = await run(sb.env(), upload(), [pdf(pdfBytes(), 'Rechnung Müller.pdf')]);
+		expect(jsonOf(plain)[0].filename).toBe('Rechnung Müller.pdf');
+		expect(sb.get().control.getScan(Number(jsonOf(plain)[0].id))?.filename).toBe('Rechnung Müller.pdf');
+
+		// A minute later (otherwise the first scan, just as recent and of the same name, is a
+		// second candidate), another document with the same name loses its answer.
+		sb.get().control.advanceClock(60_000);
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		// The same name in decomposed form (u + combining diaeresis), as some file systems give it.
+		const recovered = await run(sb.env(), upload(), [pdf(pdfBytes(), 'Rechnung Mu\u0308ller.pdf')]);
+		expect(recovered.error).toBeUndefined();
+		expect(jsonOf(recovered)[0].id).toBe(2);
+		expect(credits()).toBe(2);
+	});
+});
