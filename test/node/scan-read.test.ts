@@ -51,6 +51,8 @@ describe('Scan → Get', () => {
 	});
 
 	test('without waiting outputs the scan as it is', async () => {
+		// Held: the scan stays "uploaded" however slow the machine is.
+		sb.get().control.hold(true);
 		const id = await uploadOne();
 		const result = await run(sb.env(), get({ scanId: String(id) }));
 		expect(jsonOf(result)[0].status).toBe('uploaded');
