@@ -39,6 +39,7 @@ test("running a workflow writes n8n's settings file into the temporary folder", 
 	expect(error).toBeUndefined();
 	const settings = Container.get(InstanceSettings);
 	expect(settings.n8nFolder).toBe(path.join(process.env.N8N_USER_FOLDER!, '.n8n'));
-	expect(existsSync(settings.settingsFile)).toBe(true);
-	expect(inside(settings.settingsFile, tmpdir())).toBe(true);
+	const settingsFile = path.join(settings.n8nFolder, 'config');
+	expect(existsSync(settingsFile)).toBe(true);
+	expect(inside(settingsFile, tmpdir())).toBe(true);
 });
