@@ -131,6 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       response = errorResponse(500, 'Internal sandbox error; retry the request later.');
     }
     entry.status = response.status;
+    entry.doneAtMs = core.clock.now();
     if (fault?.kind === 'dropAfterCommit') req.socket.destroy();
     else writeResponse(res, response);
     finish();

@@ -328,11 +328,12 @@ describe('deliveries', () => {
     });
     expect(created.status).toBe(201);
     await upload(own);
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 15_000;
     while (hanging.received.length === 0 && Date.now() < deadline) await sleep(5);
     expect(hanging.received).toHaveLength(1);
     const started = Date.now();
     await own.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Not waiting for the delivery timeout (10 s): a bound a busy machine does not reach.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
