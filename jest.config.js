@@ -7,6 +7,9 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
 	},
 	testTimeout: 30000,
+	// n8n's user folder (.n8n/config) goes to a temporary folder, never into $HOME.
+	globalSetup: '<rootDir>/test/harness/global-setup.ts',
+	globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
 	setupFilesAfterEnv: ['<rootDir>/test/harness/jest.setup.ts'],
 	// No watchman on CI machines; jest would wait for it.
 	watchman: false,

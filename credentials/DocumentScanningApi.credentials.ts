@@ -76,13 +76,19 @@ export class DocumentScanningApi implements ICredentialType {
 		},
 	};
 
-	// GET /account. A base URL that is not http(s) is turned into an address that cannot
-	// resolve and names the problem, so the test fails with a readable message instead
-	// of an opaque "unsupported protocol".
+	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or
+	// with user:password@, a query or a fragment; see nodes/DocumentScanning/transport/baseUrl.ts)
+	// is turned into an address that cannot resolve and names the problem, so the test fails
+	// with a readable message, and nothing (no password, no key) is sent anywhere.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL:
-				'={{ /^https?:\\/\\/[^\\s/]/i.test(String($credentials.baseUrl).trim()) ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "http://base-url-must-start-with-http-or-https.invalid" }}',
+			baseURL: `={{ (url => ${[
+				'!/^https?:\\/\\/[^\\s/]/i.test(url) ? "http://base-url-must-start-with-http-or-https.invalid"',
+				'/^[a-z]+:\\/\\/[^\\/?#]*@/i.test(url) ? "http://base-url-must-not-contain-user-or-password.invalid"',
+				'url.includes("?") ? "http://base-url-must-not-contain-a-query.invalid"',
+				'url.includes("#") ? "http://base-url-must-not-contain-a-fragment.invalid"',
+				'url.replace(/\\/+$/, "")',
+			].join(' : ')})(String($credentials.baseUrl).trim()) }}`,
 			url: '/account',
 			method: 'GET',
 			headers: { Accept: 'application/json' },

@@ -52,6 +52,7 @@ function buildRoutes(control: SandboxControl) {
       control.hold(body.hold as boolean);
       return ok({ hold: body.hold });
     }),
+    route<ControlHandler>('POST', '/scans/:id/step', (_body, [id]) => ok({ id: idParam(id), status: control.step(idParam(id)) })),
     route<ControlHandler>('POST', '/faults', (body) => {
       control.addFault(body as unknown as FaultSpec);
       return created({ added: true });

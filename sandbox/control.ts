@@ -14,6 +14,7 @@ import {
   FaultSpec,
   OUTCOMES,
   Outcome,
+  ScanStatus,
   RequestLogEntry,
   SandboxOptions,
   SCAN_STATUSES,
@@ -39,6 +40,8 @@ export interface SandboxControl {
   setNextOutcomes(outcomes: Outcome[]): void;
   /** While held, scans stay in their current status. */
   hold(on: boolean): void;
+  /** While held: the scan takes its next processing step now and stays there; returns the new status. */
+  step(scanId: number): ScanStatus;
   addFault(fault: FaultSpec): void;
   clearFaults(): void;
   /** Moves the virtual clock (rolling-hour limit, timestamps); returns the new virtual time. */
@@ -154,6 +157,8 @@ export function createControl(core: SandboxCore): SandboxControl {
       if (typeof on !== 'boolean') throw new Error('hold needs true or false');
       core.processor.hold(on);
     },
+
+    step: (scanId) => core.processor.stepHeld(scanId),
 
     addFault: (fault) => core.faults.add(fault),
     clearFaults: () => core.faults.clear(),

@@ -111,7 +111,7 @@ export class Deliverer {
   }
 
   /** Resolves once at least `count` attempts have been recorded (since the last clear/reset). */
-  waitFor(count: number, timeoutMs = 5000): Promise<DeliveryRecord[]> {
+  waitFor(count: number, timeoutMs = 20_000): Promise<DeliveryRecord[]> {
     if (this.records.length >= count) return Promise.resolve(this.list());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {

@@ -6,6 +6,8 @@ export interface ApiResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sent as text/html instead of the JSON `body` (pages of the web server, not of the API). */
+  html?: string;
 }
 
 const ERROR_CODES: Readonly<Record<number, string>> = {
@@ -71,11 +73,22 @@ export function validationResponse(errors: FieldErrors, shape: ErrorsShape): Api
   };
 }
 
+/**
+ * The web server's own 404 page for paths outside the API prefix: HTML, not the API's JSON,
+ * the way a real deployment answers a Base URL without /api/v1.
+ */
+export function notFoundPage(prefix: string): ApiResponse {
+  return {
+    status: 404,
+    html: `<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p>The API lives under ${prefix}.</p></body></html>\n`,
+  };
+}
+
 export function writeResponse(res: ServerResponse, response: ApiResponse): void {
-  const payload = response.body === undefined ? '' : JSON.stringify(response.body);
+  const payload = response.html ?? (response.body === undefined ? '' : JSON.stringify(response.body));
   res.writeHead(response.status, {
     ...response.headers,
-    'Content-Type': 'application/json',
+    'Content-Type': response.html === undefined ? 'application/json' : 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(payload),
   });
   res.end(payload);

@@ -92,6 +92,28 @@ export class Processor {
     for (const id of due) this.schedule(id);
   }
 
+  /**
+   * While held: takes the next processing step of one scan now (uploaded -> processing, or
+   * processing -> its outcome) and keeps it parked, so tests see each status for as long as
+   * they like, whatever the machine's speed. On release the scan goes on from there.
+   */
+  stepHeld(scanId: number): ScanStatus {
+    if (!this.held) throw new Error('step needs hold(true) first: processing runs on its own otherwise');
+    const scan = this.deps.store.scan(scanId);
+    if (!scan) throw new Error(`Scan ${scanId} not found.`);
+    if (scan.status === 'uploaded') {
+      scan.status = 'processing';
+      this.deps.store.touch(scan);
+    } else if (scan.status === 'processing') {
+      this.finish(scan);
+    } else {
+      throw new Error(`Scan ${scanId} is already ${scan.status}`);
+    }
+    if (scan.status === 'processing') this.parked.add(scanId);
+    else this.parked.delete(scanId);
+    return scan.status;
+  }
+
   /** Forgets held scans and queued outcomes (timers are cancelled by the scheduler's owner). */
   reset(): void {
     this.held = false;

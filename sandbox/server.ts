@@ -12,7 +12,7 @@ import { isoWithOffset } from './clock';
 import { createControl, SandboxControl } from './control';
 import { CONTROL_PREFIX, createControlHandler } from './control-routes';
 import { SandboxCore } from './core';
-import { ApiResponse, errorResponse, writeResponse } from './http';
+import { ApiResponse, errorResponse, notFoundPage, writeResponse } from './http';
 import { DEFAULT_OPTIONS, mergeOptions } from './options';
 import { handleApi } from './routes';
 import { RequestLogEntry, SandboxOptions } from './types';
@@ -121,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (fault?.kind === 'status' || fault?.kind === 'status500') {
         response = errorResponse(fault.status, `Injected fault: HTTP ${fault.status}.`, fault.headers);
       } else if (apiPath === undefined) {
-        response = errorResponse(404, `Not found. The API lives under ${API_PREFIX}.`);
+        response = notFoundPage(API_PREFIX);
       } else {
         const baseUrl = req.headers.host ? `http://${req.headers.host}${API_PREFIX}` : `${origin}${API_PREFIX}`;
         response = await handleApi(core, { req, path: apiPath, query: url.searchParams, credentials, baseUrl });
@@ -131,6 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       response = errorResponse(500, 'Internal sandbox error; retry the request later.');
     }
     entry.status = response.status;
+    entry.doneAtMs = core.clock.now();
     // The Date header follows the sandbox's (virtual) clock, as a real server's follows its own.
     const dated = { ...response, headers: { Date: new Date(core.clock.now()).toUTCString(), ...response.headers } };
     if (fault?.kind === 'dropAfterCommit') req.socket.destroy();

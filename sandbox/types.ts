@@ -103,6 +103,8 @@ export interface RequestLogEntry {
   at: string;
   /** The same time in milliseconds (arrival of the request, before any latency). */
   atMs?: number;
+  /** Virtual time in milliseconds when the answer was ready (after any latency); absent when dropped. */
+  doneAtMs?: number;
 }
 
 export interface DeliveryRecord {

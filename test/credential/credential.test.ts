@@ -1,5 +1,6 @@
 import { DEFAULT_API_KEY, NO_BUSINESS_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
-import { loadPackage, runCredentialTest, runNode } from '../harness/n8n';
+import { loadPackage, runCredentialTest, runNode, TriggerHarness } from '../harness/n8n';
+import { PollHarness } from '../harness/poll';
 
 let sandbox: Sandbox;
 
@@ -101,5 +102,87 @@ describe('credential test (GET /account)', () => {
 		expect(outcome.status).toBeUndefined();
 		expect(outcome.url).toContain('base-url-must-start-with-http-or-https.invalid');
 		expect(outcome.networkError).toMatch(/base-url-must-start-with-http-or-https\.invalid/);
+	});
+});
+
+/**
+ * A query, a fragment or user:password@ in the Base URL would send requests elsewhere or
+ * swap the key for Basic auth: refused before any request, by the node and the credential test.
+ */
+describe('Base URL with a query, a fragment or user:password@', () => {
+	const cases = [
+		['a query', (base: string) => `${base}?x=y`, /must not contain a query/, 'base-url-must-not-contain-a-query.invalid'],
+		['an empty query', (base: string) => `${base}?`, /must not contain a query/, 'base-url-must-not-contain-a-query.invalid'],
+		['a fragment', (base: string) => `${base}#frag`, /must not contain a fragment/, 'base-url-must-not-contain-a-fragment.invalid'],
+		[
+			'user:password@',
+			(base: string) => base.replace('http://', 'http://user:pw-secret-123@'),
+			/must not contain a user name or password/,
+			'base-url-must-not-contain-user-or-password.invalid',
+		],
+		[
+			'a user name only',
+			(base: string) => base.replace('http://', 'http://user@'),
+			/must not contain a user name or password/,
+			'base-url-must-not-contain-user-or-password.invalid',
+		],
+	] as const;
+
+	test.each(cases)('%s is refused by the node with a message naming the field, and nothing is sent', async (_label, make, message) => {
+		const { error, run } = await runNode({
+			parameters: { resource: 'account', operation: 'get' },
+			env: { baseUrl: make(sandbox.baseUrl), apiKey: DEFAULT_API_KEY },
+		});
+		expect(error?.message).toMatch(/^The Base URL of the Document Scanning API credential /);
+		expect(error?.message).toMatch(message);
+		expect(error?.description).toMatch(/https:\/\/scan\.example\.com\/api\/v1/);
+		expect(sandbox.control.requests()).toHaveLength(0);
+		expect(JSON.stringify(run)).not.toContain('pw-secret-123');
+	});
+
+	test.each(cases)('%s fails the credential test with an address naming the problem', async (_label, make, _message, host) => {
+		const outcome = await runCredentialTest({
+			baseUrl: make(sandbox.baseUrl),
+			apiKey: DEFAULT_API_KEY,
+			authHeader: 'authorization',
+		});
+		expect(outcome.status).toBeUndefined();
+		expect(outcome.url).toBe(`http://${host}/account`);
+		expect(outcome.networkError).toContain(host);
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+
+	test('an "@" in the path after the host is not taken for user info', async () => {
+		const atInPath = await runCredentialTest({
+			baseUrl: `${sandbox.baseUrl}/@x`,
+			apiKey: DEFAULT_API_KEY,
+			authHeader: 'authorization',
+		});
+		expect(atInPath.url).toBe(`${sandbox.baseUrl}/@x/account`);
+		const { error } = await runNode({
+			parameters: { resource: 'account', operation: 'get' },
+			env: { baseUrl: `${sandbox.baseUrl}/@x`, apiKey: DEFAULT_API_KEY },
+		});
+		// Reaches the server (a 404 of a wrong path), so it was not taken for user info.
+		expect(error?.message).toMatch(/^Not found/);
+	});
+
+	test('the webhook trigger refuses it on activation, before any request', async () => {
+		const harness = await TriggerHarness.create({
+			parameters: { events: ['scan.completed'] },
+			env: { baseUrl: `${sandbox.baseUrl}#frag`, apiKey: DEFAULT_API_KEY },
+			webhookBaseUrl: 'https://n8n.example.com',
+		});
+		await expect(harness.activate()).rejects.toThrow(/Base URL of the Document Scanning API credential must not contain a fragment/);
+		expect(sandbox.control.requests()).toHaveLength(0);
+	});
+
+	test('the poll trigger refuses it on every poll, before any request', async () => {
+		const poll = await PollHarness.create({
+			parameters: { events: ['scan.completed'] },
+			env: { baseUrl: `${sandbox.baseUrl}?page=9`, apiKey: DEFAULT_API_KEY },
+		});
+		await expect(poll.activate()).rejects.toThrow(/Base URL of the Document Scanning API credential must not contain a query/);
+		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 });

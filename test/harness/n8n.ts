@@ -652,7 +652,8 @@ export async function startReceiver(
 				server.closeAllConnections();
 				server.close(() => resolve());
 			}),
-		waitFor: async (count, timeoutMs = 5000) => {
+		// Generous: a condition wait, so a busy machine only makes it slower, never wrong.
+		waitFor: async (count, timeoutMs = 20_000) => {
 			const deadline = Date.now() + timeoutMs;
 			while (results.length < count) {
 				if (Date.now() > deadline) {

@@ -11,7 +11,7 @@ import { waitSettings } from '../../nodes/DocumentScanning/helpers/poller/settin
 const sb = useSandbox({ processingDelayMs: 50 });
 
 /** Waits until `condition` holds, checking on every turn of the event loop (no fixed sleep). */
-async function until(condition: () => boolean, timeoutMs = 8000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
 	const end = Date.now() + timeoutMs;
 	while (!condition()) {
 		if (Date.now() > end) throw new Error('condition not reached');
@@ -33,6 +33,11 @@ const pdf = (name: string) => binaryItem(pdfBytes(name), name, 'application/pdf'
 const pdfs = (count: number, name = (i: number) => `doc-${i}.pdf`) => Array.from({ length: count }, (_, i) => pdf(name(i)));
 
 const requests = () => sb.get().control.requests();
+/** ID of the scan the sandbox stored for `filename` (IDs count from 1 after each reset). */
+function scanIdOf(filename: string): number {
+	for (let id = 1; sb.get().control.getScan(id); id++) if (sb.get().control.getScan(id)?.filename === filename) return id;
+	throw new Error(`no scan for ${filename}`);
+}
 const posts = () => requests().filter((r) => r.method === 'POST');
 const gets = () => requests().filter((r) => r.method === 'GET');
 
@@ -108,11 +113,19 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 	});
 
 	test('scans that finish out of order: each item gets its own result; failed and validation_failed per item', async () => {
-		// The first upload is slowed down, so its scan finishes after the others.
-		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 400 });
+		// Held, the test finishes every scan but the first one's; released, the first finishes last.
+		sb.get().control.hold(true);
 		const names = ['slow.pdf', 'b-fail.pdf', 'c-invalid.pdf', 'd.pdf', 'e-fail.pdf', 'f.pdf'];
 		const items = names.map((name) => pdf(name));
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options: WAIT }), items, true);
+		const pending = run(sb.env(), upload({ waitForCompletion: true, options: WAIT }), items, true);
+		await until(() => posts().filter((r) => r.status === 201).length === names.length);
+		for (const name of names.slice(1)) {
+			const id = scanIdOf(name);
+			sb.get().control.step(id);
+			sb.get().control.step(id);
+		}
+		sb.get().control.hold(false);
+		const result = await pending;
 		expect(result.error).toBeUndefined();
 		const out = jsonOf(result);
 		expect(pairedOf(result)).toEqual([0, 1, 2, 3, 4, 5]);

@@ -7,7 +7,7 @@ const getAll = (extra: Record<string, unknown> = {}) => ({ resource: 'scan', ope
 const listings = () => sb.get().control.requests().filter((r) => r.method === 'GET' && r.path === '/scans');
 const pagesRequested = () => listings().map((r) => Number(r.query.page));
 
-async function until(condition: () => boolean, timeoutMs = 8000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
 	const end = Date.now() + timeoutMs;
 	while (!condition()) {
 		if (Date.now() > end) throw new Error('condition not reached');

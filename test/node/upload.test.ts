@@ -13,6 +13,20 @@ const upload = (extra: Record<string, unknown> = {}) => ({
 
 const pdfItem = (name = 'invoice.pdf', label?: string) => binaryItem(pdfBytes(label), name, 'application/pdf');
 
+/** The most requests that were in flight at the same moment (arrival to answer). */
+function maxInFlight(requests: Array<{ atMs?: number; doneAtMs?: number }>): number {
+	const edges = requests.flatMap((r) => [
+		{ at: r.atMs!, delta: 1 },
+		{ at: r.doneAtMs!, delta: -1 },
+	]);
+	// At equal times the answer comes first: a request that starts as another ends does not overlap it.
+	edges.sort((a, b) => a.at - b.at || a.delta - b.delta);
+	let now = 0;
+	let most = 0;
+	for (const edge of edges) most = Math.max(most, (now += edge.delta));
+	return most;
+}
+
 function credits() {
 	return sb.get().control.account().used_scans;
 }
@@ -169,11 +183,12 @@ describe('wait for completion', () => {
 		expect(result.error?.message).toBe('Item 0: scan 1 did not finish within 1 seconds (last status: uploaded)');
 		expect(result.error?.description).toMatch(/keeps processing/);
 		expect(elapsed).toBeGreaterThanOrEqual(1000);
-		expect(elapsed).toBeLessThan(5000);
+		// Only that it gives up at all: a busy machine may be slow, never early.
+		expect(elapsed).toBeLessThan(20_000);
 		expect(sb.get().control.getScan(1)?.status).toBe('uploaded');
 		// Back-off: the waits grow, so far fewer polls than 1 s / 50 ms.
 		const polls = sb.get().control.requests().filter((r) => r.method === 'GET').length;
-		expect(polls).toBeGreaterThanOrEqual(3);
+		expect(polls).toBeGreaterThanOrEqual(2);
 		expect(polls).toBeLessThan(12);
 	});
 
@@ -281,18 +296,19 @@ describe('items', () => {
 	});
 
 	test('items run concurrently, bounded, and the output keeps the input order', async () => {
-		// Every upload takes 150 ms; the first one 450 ms, so it finishes last.
-		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 450 });
-		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 150, times: 7 });
+		// The first upload takes 1500 ms and the others 600 ms, so the first finishes last.
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 1500 });
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 600, times: 7 });
 		const names = Array.from({ length: 8 }, (_, i) => `doc-${i}.pdf`);
-		const started = Date.now();
 		const result = await run(sb.env(), upload({ options: { concurrency: 4 } }), names.map((n) => pdfItem(n)));
-		const elapsed = Date.now() - started;
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).map((s) => s.filename)).toEqual(names);
 		expect(pairedOf(result)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-		// Sequential would take 450 + 7 × 150 = 1500 ms; 4 at a time about 450 ms.
-		expect(elapsed).toBeLessThan(1200);
+		// Measured on the sandbox's request log, not on a stopwatch: 4 uploads were in flight at
+		// once, and never more.
+		const posts = sb.get().control.requests().filter((r) => r.method === 'POST');
+		expect(posts).toHaveLength(8);
+		expect(maxInFlight(posts)).toBe(4);
 		// The slow upload finished after later ones, yet the output is in input order.
 		const created = jsonOf(result).map((s) => s.id as number);
 		expect(created).not.toEqual([...created].sort((a, b) => a - b));
@@ -300,10 +316,9 @@ describe('items', () => {
 
 	test('concurrency 1 is sequential', async () => {
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'latency', latencyMs: 100, times: 4 });
-		const started = Date.now();
 		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [1, 2, 3, 4].map((n) => pdfItem(`s${n}.pdf`)));
 		expect(result.error).toBeUndefined();
-		expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+		expect(maxInFlight(sb.get().control.requests().filter((r) => r.method === 'POST'))).toBe(1);
 	});
 });
 

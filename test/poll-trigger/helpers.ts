@@ -38,7 +38,7 @@ export async function upload(sandbox: Sandbox, filename: string, templateId = 1)
  * Waits until the sandbox reports a final status for the scan (a condition wait on the
  * sandbox's own state, ended by its processing timers, not a fixed delay).
  */
-export async function waitFinished(sandbox: Sandbox, id: number, timeoutMs = 10_000): Promise<string> {
+export async function waitFinished(sandbox: Sandbox, id: number, timeoutMs = 20_000): Promise<string> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const status = sandbox.control.getScan(id)?.status;

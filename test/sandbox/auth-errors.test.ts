@@ -80,10 +80,11 @@ describe('not found and wrong methods', () => {
     expect(reply.body).toEqual({ error: 'not_found', message: expect.stringMatching(message) });
   });
 
-  it('answers 404 JSON outside /api/v1', async () => {
+  it("answers the web server's HTML 404 page, not the API's JSON, outside /api/v1", async () => {
     const res = await fetch(`${sandbox.origin}/api/v2/account`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: 'not_found' });
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toMatch(/^<!DOCTYPE html>[\s\S]*Not Found[\s\S]*\/api\/v1/);
   });
 
   it('answers 405 with Allow for a wrong method on a known path', async () => {

@@ -82,11 +82,14 @@ describe('npm run sandbox (ts-node --transpile-only sandbox/cli.ts)', () => {
 
     const res = await fetch(`${baseUrl}/account`, { headers: { Authorization: 'Bearer sk_extra' } });
     expect(res.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(output).toMatch(/GET \/api\/v1\/account -> 200 \d+ms auth=bearer/);
+    // The log line comes through the child's stdout, some time after the answer.
+    const logged = /GET \/api\/v1\/account -> 200 \d+ms auth=bearer/;
+    const logDeadline = Date.now() + 15000;
+    while (!logged.test(output) && Date.now() < logDeadline) await new Promise((r) => setTimeout(r, 25));
+    expect(output).toMatch(logged);
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(output).toContain('SIGTERM received');
-  }, 20000);
+  }, 40000);
 });

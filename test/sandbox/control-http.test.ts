@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Sandbox, startSandbox } from '../../sandbox/server';
-import { api, Reply, sleep, startReceiver, upload, unwrap } from './helpers';
+import { api, Reply, startReceiver, upload, unwrap } from './helpers';
 
 let sandbox: Sandbox;
 const log: string[] = [];
@@ -64,12 +64,14 @@ describe('HTTP control surface (/__sandbox)', () => {
     await control('POST', '/hold', { hold: true });
     await control('POST', '/next-outcomes', { outcomes: ['failed'] });
     const { id } = unwrap((await upload(sandbox, { filename: 'ok.pdf' })).body);
-    await sleep(50);
     expect(sandbox.control.getScan(id)?.status).toBe('uploaded');
+    expect((await control('POST', `/scans/${id}/step`)).body).toEqual({ id, status: 'processing' });
+    expect(sandbox.control.getScan(id)?.status).toBe('processing');
+    expect((await control('POST', `/scans/${id}/step`)).body).toEqual({ id, status: 'failed' });
+    expect((await control('POST', `/scans/${id}/step`)).status).toBe(400);
     await control('POST', '/hold', { hold: false });
-    const deadline = Date.now() + 2000;
-    while (sandbox.control.getScan(id)?.status !== 'failed' && Date.now() < deadline) await sleep(5);
     expect(sandbox.control.getScan(id)?.status).toBe('failed');
+    expect((await control('POST', `/scans/${id}/step`)).status).toBe(400);
 
     await control('POST', '/faults', { path: '^/account$', kind: 'status', status: 429, headers: { 'Retry-After': '3' } });
     expect((await api(sandbox, 'GET', '/account')).status).toBe(429);

@@ -86,8 +86,12 @@ export const unwrap = (body: any): any => (body && typeof body === 'object' && '
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls GET /scans/{id} until the status is one of `statuses`. */
-export async function waitForStatus(sandbox: Sandbox, id: number, statuses: string[], timeoutMs = 3000, key?: string): Promise<any> {
+/**
+ * Polls GET /scans/{id} until the status is one of `statuses`. Wait only for statuses a scan
+ * stays in (terminal ones, or any status while held): a passing one can be missed between two
+ * polls on a busy machine; use hold() and step() for those. The timeout is generous for the same reason.
+ */
+export async function waitForStatus(sandbox: Sandbox, id: number, statuses: string[], timeoutMs = 15_000, key?: string): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

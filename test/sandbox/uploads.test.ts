@@ -163,7 +163,7 @@ describe('POST /scans 404, 402, 409, 429', () => {
     expect(second.status).toBe(402);
     expect(second.body).toEqual({ error: 'insufficient_credits', message: expect.any(String) });
 
-    const failed = await waitForStatus(sandbox, first.body.data.id, ['failed'], 3000, 'poor');
+    const failed = await waitForStatus(sandbox, first.body.data.id, ['failed'], undefined, 'poor');
     expect(failed.error_message).toEqual(expect.any(String));
     expect(sandbox.control.account('poor')).toMatchObject({ used_scans: 0, remaining_scans: 1 });
     expect((await upload(sandbox, { key: 'poor', templateId: template.id })).status).toBe(201);

@@ -168,7 +168,7 @@ describe('deliveries', () => {
     const r = await receiver(200);
     const hook = await hookTo(r.url);
     const { id } = unwrap((await upload(sandbox, { filename: 'paid.pdf' })).body);
-    const [delivery] = await sandbox.control.waitForDeliveries(1, 3000);
+    const [delivery] = await sandbox.control.waitForDeliveries(1);
     expect(r.received).toHaveLength(1);
     const [request] = r.received;
 
@@ -203,9 +203,9 @@ describe('deliveries', () => {
     const r = await receiver(204);
     const hook = await hookTo(r.url);
     await upload(sandbox, { filename: 'invalid.pdf' });
-    await sandbox.control.waitForDeliveries(1, 3000);
+    await sandbox.control.waitForDeliveries(1);
     await upload(sandbox, { filename: 'fail.pdf' });
-    await sandbox.control.waitForDeliveries(2, 3000);
+    await sandbox.control.waitForDeliveries(2);
     const [completed, failed] = r.received.map((q) => JSON.parse(q.rawBody.toString('utf8')));
     expect(completed.data.status).toBe('validation_failed');
     expect(completed.data.validation_errors).toEqual([{ field: 'invoice_number', rule: 'required', message: expect.any(String) }]);
@@ -224,9 +224,9 @@ describe('deliveries', () => {
     const ok = unwrap((await upload(sandbox, { filename: 'fine.pdf' })).body);
     await waitForStatus(sandbox, ok.id, ['completed']);
     const bad = unwrap((await upload(sandbox, { filename: 'fail-1.pdf' })).body);
-    await sandbox.control.waitForDeliveries(1, 3000);
+    await sandbox.control.waitForDeliveries(1);
     const bad2 = unwrap((await upload(sandbox, { filename: 'fail-2.pdf' })).body);
-    await sandbox.control.waitForDeliveries(2, 3000);
+    await sandbox.control.waitForDeliveries(2);
     expect(r.received.map((q) => q.headers['x-service-event'])).toEqual(['scan.failed', 'scan.failed']);
 
     const logs = (await api(sandbox, 'GET', `/webhooks/${onlyFailed.id}/logs`)).body.data;
@@ -257,7 +257,7 @@ describe('deliveries', () => {
 
     const uploadAndWait = async (n: number) => {
       await upload(sandbox);
-      await sandbox.control.waitForDeliveries(2 * n, 3000);
+      await sandbox.control.waitForDeliveries(2 * n);
     };
     for (let n = 1; n <= 9; n += 1) await uploadAndWait(n);
     expect(sandbox.control.getWebhook(dead.id)).toMatchObject({ active: true, failureCount: 9 });
@@ -268,7 +268,7 @@ describe('deliveries', () => {
     expect(listed).toMatchObject({ is_active: false, failure_count: 10 });
 
     await upload(sandbox);
-    await sandbox.control.waitForDeliveries(21, 3000); // only the healthy webhook receives the 11th
+    await sandbox.control.waitForDeliveries(21); // only the healthy webhook receives the 11th
     await sleep(50);
     expect(failing.received).toHaveLength(10);
     expect(healthy.received).toHaveLength(11);
@@ -328,11 +328,12 @@ describe('deliveries', () => {
     });
     expect(created.status).toBe(201);
     await upload(own);
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + 15_000;
     while (hanging.received.length === 0 && Date.now() < deadline) await sleep(5);
     expect(hanging.received).toHaveLength(1);
     const started = Date.now();
     await own.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Not waiting for the delivery timeout (10 s): a bound a busy machine does not reach.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
 import { isLastPage, unwrapList, unwrapRecord } from '../../nodes/DocumentScanning/transport';
+import { isApiErrorBody } from '../../nodes/DocumentScanning/transport/baseUrl';
 import { runNode } from '../harness/n8n';
 
 let sandbox: Sandbox;
@@ -61,6 +62,53 @@ describe('retries', () => {
 		const { error } = await runNode({ parameters: getAccount, env: env() });
 		expect(error?.description).toMatch(/wait 1800 seconds/);
 		expect(sandbox.control.requests()).toHaveLength(1);
+	});
+});
+
+describe('404 wording', () => {
+	test('a Base URL without the version prefix gets a 404 page and is blamed, not the ID', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'scan', operation: 'get', scanId: '1' },
+			env: { baseUrl: sandbox.origin, apiKey: DEFAULT_API_KEY },
+		});
+		expect(sandbox.control.requests()).toEqual([expect.objectContaining({ path: '/scans/1', status: 404 })]);
+		expect(error?.message).toBe(
+			'Not found: the Base URL is probably missing the API version prefix (e.g. /api/v1) (item 0)',
+		);
+		expect(error?.description).toMatch(/Base URL ends in the version prefix/);
+		expect(error?.description).not.toMatch(/Check the ID/);
+		// The web server's page is not repeated to the user.
+		expect(JSON.stringify(error)).not.toMatch(/<html|<h1/i);
+	});
+
+	test('a 404 page for GET /account (the credential test path) says the same', async () => {
+		const { error } = await runNode({
+			parameters: getAccount,
+			env: { baseUrl: `${sandbox.origin}/api`, apiKey: DEFAULT_API_KEY },
+		});
+		expect(error?.message).toMatch(/^Not found: the Base URL is probably missing the API version prefix/);
+	});
+
+	test("a 404 in the API's JSON (unknown scan) still asks to check the ID", async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'scan', operation: 'get', scanId: '999' },
+			env: env(),
+		});
+		expect(error?.message).toBe('Not found: Scan 999 not found. (item 0)');
+		expect(error?.description).toMatch(/^Check the ID/);
+	});
+
+	test.each([
+		['JSON of another kind', { message: 'Not Found' }, false],
+		['JSON of another kind, as text', '{"detail":"Not Found"}', false],
+		['an HTML page', '<html><body>Not Found</body></html>', false],
+		['an empty body', '', false],
+		['no body', undefined, false],
+		["the API's JSON", { error: 'not_found', message: 'Scan 5 not found.' }, true],
+		["the API's JSON, as text", '{"error":"not_found"}', true],
+		["the API's JSON in a data envelope", { data: { error: 'not_found' } }, true],
+	] as const)('a 404 body of %s is told apart (unit)', (_label, body, api) => {
+		expect(isApiErrorBody(body)).toBe(api);
 	});
 });
 

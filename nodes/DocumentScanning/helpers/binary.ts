@@ -2,6 +2,8 @@ import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { binaryEntryProblem, MALFORMED_ENTRY_HELP } from './binaryEntry';
+
 /** Upload limit of POST /scans: 20 MB (20 × 1024 × 1024 bytes, inclusive). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
@@ -99,6 +101,14 @@ export async function readUploadFile(
 			available.length > 0
 				? `The item has these binary properties: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to the one holding the document.`
 				: 'The item has no binary data. Add a node before this one that reads or downloads the file (e.g. Read/Write Files from Disk or HTTP Request).',
+		);
+	}
+
+	const problem = binaryEntryProblem(binary);
+	if (problem) {
+		throw fail(
+			`the binary property "${property}" (field "Input Binary Field") is malformed: ${problem}`,
+			MALFORMED_ENTRY_HELP,
 		);
 	}
 

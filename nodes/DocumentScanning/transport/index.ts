@@ -9,7 +9,9 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+
+import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
 
 /**
  * The one place that talks to the Document Scanning API.
@@ -65,25 +67,9 @@ const RETRY_DELAYS_MS = [300, 1_000, 3_000];
 const MAX_RETRY_AFTER_SECONDS = 60;
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 
-/** Reads and checks the base URL of the credential; tolerates a trailing slash. */
-export function normalizeBaseUrl(ctx: ApiContext, raw: unknown): string {
-	const value = typeof raw === 'string' ? raw.trim() : '';
-	if (!/^https?:\/\/[^\s/]/i.test(value)) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'The Base URL of the Document Scanning API credential must start with http:// or https://',
-			{
-				description:
-					'Open the credential and enter the full address including the version prefix, e.g. https://scan.example.com/api/v1',
-			},
-		);
-	}
-	return value.replace(/\/+$/, '');
-}
-
 async function getBaseUrl(ctx: ApiContext): Promise<string> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return normalizeBaseUrl(ctx, credentials.baseUrl);
+	return normalizeBaseUrl(ctx.getNode(), credentials.baseUrl);
 }
 
 /** Sends one request and returns the full response; throws a user-worded NodeApiError. */
@@ -403,7 +389,7 @@ interface ErrorWording {
 	description: string;
 }
 
-function wordingFor(status: number, body: IDataObject, headers: IDataObject): ErrorWording {
+function wordingFor(status: number, body: IDataObject, headers: IDataObject, apiBody: boolean): ErrorWording {
 	const serverMessage = String(body.message ?? body.error ?? '').trim();
 	switch (status) {
 		case 400:
@@ -430,6 +416,7 @@ function wordingFor(status: number, body: IDataObject, headers: IDataObject): Er
 					'API access is part of the "Business" package (from 2,000 scans). Upgrade the account in the application, or use an API key of an account that has it.',
 			};
 		case 404:
+			if (!apiBody) return WRONG_PREFIX_404;
 			return {
 				message: `Not found${serverMessage ? `: ${serverMessage}` : ''}`,
 				description:
@@ -476,8 +463,10 @@ function wordingFor(status: number, body: IDataObject, headers: IDataObject): Er
 }
 
 function apiError(ctx: ApiContext, response: ApiResponse, request: ApiRequest): NodeApiError {
-	const body = unwrapErrorBody(response.body);
-	const { message, description } = wordingFor(response.statusCode, body, response.headers);
+	const apiBody = isApiErrorBody(response.body);
+	// A 404 page that is not the API's (e.g. HTML from the web server) is not repeated.
+	const body = apiBody || response.statusCode !== 404 ? unwrapErrorBody(response.body) : {};
+	const { message, description } = wordingFor(response.statusCode, body, response.headers, apiBody);
 	// Only the status and the server's own error fields: never request headers or options.
 	const safeBody: JsonObject = {
 		httpCode: String(response.statusCode),

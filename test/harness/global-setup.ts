@@ -1,0 +1,3 @@
+import { setup } from './user-folder';
+
+export default setup;

@@ -1,0 +1,3 @@
+import { teardown } from './user-folder';
+
+export default teardown;
