@@ -35,6 +35,7 @@ import {
 	waitForN8n,
 } from './n8n-local.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
+import { checkWebhookAnswers } from './e2e-checks/webhook-answers.mjs';
 
 const started = Date.now();
 const results = [];
@@ -289,6 +290,9 @@ async function main() {
 			execution ? `execution ${execution.id} (${execution.mode}), scan.completed for e2e-invoice.pdf ${carried ? 'in' : 'NOT in'} its data` : 'no execution',
 		);
 	}
+
+	// ---- The trigger's answers and refusals (issue #8): scripts/e2e-checks/webhook-answers.mjs --
+	if (hook) await checkWebhookAnswers({ hook, sandboxBaseUrl: sandbox.baseUrl, check });
 
 	// ---- Document Scanning Poll Trigger (issue #11): scripts/e2e-checks/poll-trigger.mjs ------
 	await checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, credential: CREDENTIAL, check, log });

@@ -89,6 +89,15 @@ export class DocumentScanningTrigger implements INodeType {
 							'Whether "Scan Completed" also starts the workflow for scans with status validation_failed (data extracted, but a validation rule was violated)',
 					},
 					{
+						displayName: 'Replay Tolerance (Seconds)',
+						name: 'replayTolerance',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 300,
+						description:
+							'How far (in seconds) the signed timestamp of a delivery may lie from the n8n server\'s clock, in the past or the future. Deliveries outside it are refused, so a captured delivery cannot be sent again later. 0 turns the check off. The n8n server\'s clock must be right.',
+					},
+					{
 						displayName: 'Split Into Table Rows',
 						name: 'splitIntoRows',
 						type: 'boolean',

@@ -2,7 +2,10 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 
 import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
 import { apiRequest } from '../DocumentScanning/transport';
-import { describeProblem, headerValue, verifySignature } from './signature';
+import { rawBodyOf } from './rawBody';
+import { replayProblem, replayToleranceSeconds } from './replay';
+import { scanIdFromDelivery } from './scanId';
+import { describeProblem, verifySignature } from './signature';
 import { selectedEvents, type StoredWebhook } from './webhookLifecycle';
 
 /**
@@ -18,6 +21,7 @@ export interface TriggerOptions {
 	includeValidationFailed?: boolean;
 	includeFullScan?: boolean;
 	splitIntoRows?: boolean;
+	replayTolerance?: unknown;
 }
 
 function isRecord(value: unknown): value is IDataObject {
@@ -44,26 +48,29 @@ export function filterReason(event: string, data: IDataObject, subscribed: strin
 	return undefined;
 }
 
+/** Every answer is short JSON sent by the node itself: `{"received":true}` or `{"error":…}`. */
 function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	ctx.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
 }
 
 export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject() as unknown as { rawBody?: unknown; headers: IDataObject };
+	const request = this.getRequestObject() as unknown as { rawBody?: unknown; readRawBody?: unknown; headers: IDataObject };
 	const stored = this.getWorkflowStaticData('node') as StoredWebhook;
 
-	const check = verifySignature(request.rawBody, request.headers['x-service-signature'], stored.webhookSecret);
-	if (!check.valid) {
+	const rawBody = await rawBodyOf(request);
+	const check = verifySignature(rawBody, request.headers['x-service-signature'], stored.webhookSecret);
+	if (!check.valid || rawBody === undefined) {
 		this.logger.debug(`Document Scanning Trigger: delivery rejected (${check.problem ?? 'unknown'})`);
 		return respond(this, 401, { error: 'invalid_signature', message: describeProblem(check.problem) });
 	}
 
 	// The signed bytes are the source of truth: the item is built from them, not from a
 	// body some middleware may have parsed differently.
+	const rawText = rawBody.toString('utf8');
 	let body: unknown;
 	try {
-		body = JSON.parse((request.rawBody as Buffer).toString('utf8'));
+		body = JSON.parse(rawText);
 	} catch {
 		body = undefined;
 	}
@@ -71,34 +78,41 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		return respond(this, 400, { error: 'invalid_body', message: 'The delivery body is not a JSON object' });
 	}
 
-	// The body is covered by the signature, the X-Service-Event header is not: the body wins.
-	const headerEvent = headerValue(request.headers['x-service-event']);
-	const event = typeof body.event === 'string' ? body.event : (headerEvent ?? '');
-	const data = isRecord(body.data) ? body.data : {};
+	// Only the signed body names the event; the unsigned X-Service-Event header never decides.
+	if (typeof body.event !== 'string' || body.event === '') {
+		return respond(this, 400, { error: 'missing_event', message: 'The signed delivery body names no event' });
+	}
+	const event = body.event;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const subscribed = selectedEvents(this.getNodeParameter('events', []));
 
+	const stale = replayProblem(body.timestamp, replayToleranceSeconds(options.replayTolerance), Date.now());
+	if (stale !== undefined) {
+		this.logger.debug(`Document Scanning Trigger: delivery refused (${stale})`);
+		return respond(this, 400, { error: 'stale_delivery', message: stale });
+	}
+
+	const data = isRecord(body.data) ? body.data : {};
+	const subscribed = selectedEvents(this.getNodeParameter('events', []));
 	const ignored = filterReason(event, data, subscribed, options);
 	if (ignored !== undefined) {
 		return respond(this, 200, { received: true, ignored });
 	}
 
-	let answeredEarly = false;
+	// Answer the service now, before any fetch: its 10 s wait (and the failure count that
+	// deactivates the webhook) must not depend on how fast GET /scans/{id} is.
+	respond(this, 200, { received: true });
+
 	let scan: IDataObject | undefined;
 	let fetchError: string | undefined;
 	if (options.includeFullScan) {
-		// Answer the service now: its 10 s wait (and the failure count that deactivates the
-		// webhook) must not depend on how fast GET /scans/{id} is.
-		respond(this, 200, { received: true });
-		answeredEarly = true;
-		const scanId = data.scan_id;
-		if (scanId === undefined || scanId === null || scanId === '') {
-			fetchError = 'The delivery names no data.scan_id, so the full scan could not be fetched';
+		const scanId = scanIdFromDelivery(rawText);
+		if ('problem' in scanId) {
+			fetchError = scanId.problem;
 		} else {
 			try {
 				scan = await apiRequest.call(this, {
 					method: 'GET',
-					path: `/scans/${encodeURIComponent(String(scanId))}`,
+					path: `/scans/${scanId.id}`,
 					retry: false,
 					timeout: FETCH_TIMEOUT_MS,
 				});
@@ -112,8 +126,8 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	if (options.splitIntoRows) {
 		const rows = shapeScan(scan ?? data, 'rows');
 		items = rows.map((row) =>
-			Object.assign({ event: body.event, timestamp: body.timestamp }, row, {
-				event: body.event,
+			Object.assign({ event, timestamp: body.timestamp }, row, {
+				event,
 				timestamp: body.timestamp,
 			}),
 		);
@@ -126,5 +140,5 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	}
 
 	const workflowData: INodeExecutionData[][] = [items.map((json) => ({ json }))];
-	return answeredEarly ? { noWebhookResponse: true, workflowData } : { workflowData };
+	return { noWebhookResponse: true, workflowData };
 }

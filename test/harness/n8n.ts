@@ -43,6 +43,7 @@ import type {
 	IRunExecutionData,
 	IVersionedNodeType,
 	IWebhookData,
+	IWebhookDescription,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
@@ -533,9 +534,17 @@ export class TriggerHarness {
 		);
 		const result: IWebhookResponseData = await this.nodeType.webhook!.call(ctx);
 		if (!result.noWebhookResponse && !response.headersSent) {
+			const answer = onReceivedAnswer(this.nodeType.description.webhooks?.find((w) => w.name === 'default'), result);
 			response.statusCode = 200;
-			response.setHeader('Content-Type', 'application/json');
-			response.end(JSON.stringify({ message: 'Workflow was started' }));
+			if (typeof answer === 'string') {
+				response.setHeader('Content-Type', 'text/html; charset=utf-8');
+				response.end(answer);
+			} else if (answer !== undefined) {
+				response.setHeader('Content-Type', 'application/json');
+				response.end(JSON.stringify(answer));
+			} else {
+				response.end();
+			}
 		}
 		return {
 			status: expressResponse.sentStatus ?? 200,
@@ -543,6 +552,20 @@ export class TriggerHarness {
 			workflowData: result.workflowData,
 		};
 	}
+}
+
+/**
+ * What n8n 1.123's webhook server answers (responseMode onReceived) when the node did not
+ * answer itself: without workflowData `webhookResponse` or "Webhook call received"; with it
+ * the description's `responseData`, which defaults to the literal text 'firstEntryJson'
+ * (webhook-helpers.js + webhook-on-received-response-extractor.js); 'noData' is empty.
+ */
+function onReceivedAnswer(description: IWebhookDescription | undefined, result: IWebhookResponseData): unknown {
+	if (result.workflowData === undefined) return result.webhookResponse ?? { message: 'Webhook call received' };
+	const responseData = description?.responseData ?? 'firstEntryJson';
+	if (responseData === 'noData') return undefined;
+	if (responseData) return responseData;
+	return result.webhookResponse ?? { message: 'Workflow was started' };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -619,19 +642,38 @@ export interface Receiver {
 }
 
 /**
+ * A request as n8n's rawBodyReader middleware hands it over before any body parsing: no
+ * `rawBody` yet, but `readRawBody()` reads the stream into `rawBody` on demand.
+ */
+export function lazyRequest(req: IncomingMessage): IncomingMessageWithBody {
+	const lazy = req as IncomingMessageWithBody & { readRawBody(): Promise<void> };
+	lazy.query = Object.fromEntries(new URL(req.url ?? '/', 'http://localhost').searchParams);
+	lazy.params = {};
+	lazy.body = {};
+	lazy.readRawBody = async () => {
+		if (lazy.rawBody) return;
+		const chunks: Buffer[] = [];
+		for await (const chunk of req) chunks.push(chunk as Buffer);
+		lazy.rawBody = Buffer.concat(chunks);
+	};
+	return lazy;
+}
+
+/**
  * Starts a loopback HTTP server that hands every request to the trigger harness. With
- * `keepRawBody: false` it plays a webhook server that kept only the parsed body.
+ * `keepRawBody: false` it plays a webhook server that kept only the parsed body; with
+ * `lazyRawBody: true` one that has not read the body yet but offers `req.readRawBody()`.
  */
 export async function startReceiver(
 	getHarness: () => TriggerHarness,
-	{ keepRawBody = true } = {},
+	{ keepRawBody = true, lazyRawBody = false } = {},
 ): Promise<Receiver> {
 	const results: WebhookCallResult[] = [];
 	const waiters: Array<() => void> = [];
 	const server: Server = createServer((req, res) => {
 		void (async () => {
 			try {
-				const request = await readRequest(req);
+				const request = lazyRawBody ? lazyRequest(req) : await readRequest(req);
 				if (!keepRawBody) delete (request as { rawBody?: Buffer }).rawBody;
 				results.push(await getHarness().deliver(request, res));
 			} catch (error) {

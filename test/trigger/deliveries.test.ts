@@ -6,6 +6,7 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { isoWithOffset } from '../../sandbox/clock';
 import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
 import { type Receiver, sign, startReceiver, type TriggerHarness, type WebhookCallResult } from '../harness/n8n';
 import {
@@ -116,10 +117,16 @@ describe('deliveries signed by the service', () => {
 });
 
 describe('crafted deliveries', () => {
-	const body = JSON.stringify({
-		event: 'scan.completed',
-		timestamp: '2024-05-01T12:00:00+00:00',
-		data: { scan_id: 7, filename: 'a.pdf', template_id: 1, status: 'completed', confidence: 90, extracted_data: { total_amount: 10 }, validation_errors: [], is_partial: false },
+	/** Stamped now, per test: the replay tolerance (default 300 s) refuses stale deliveries. */
+	let now: string;
+	let body: string;
+	beforeEach(() => {
+		now = isoWithOffset(Date.now());
+		body = JSON.stringify({
+			event: 'scan.completed',
+			timestamp: now,
+			data: { scan_id: 7, filename: 'a.pdf', template_id: 1, status: 'completed', confidence: 90, extracted_data: { total_amount: 10 }, validation_errors: [], is_partial: false },
+		});
 	});
 
 	async function send(raw: string | Buffer, signature: string | undefined, event = 'scan.completed') {
@@ -182,7 +189,7 @@ describe('crafted deliveries', () => {
 	it('accepts valid deliveries with non-canonical JSON (spacing, \\u escapes, large numbers)', async () => {
 		const { secret } = await activate();
 		const raw =
-			'{ "event" : "scan.completed",\n  "timestamp":"2024-05-01T12:00:00+00:00", "data": {"scan_id": 12345678901234567890, ' +
+			`{ "event" : "scan.completed",\n  "timestamp":"${now}", "data": {"scan_id": 12345678901234567890, ` +
 			'"filename": "factur\\u00e9.pdf", "template_id": 1, "status": "completed", "extracted_data": {"supplier_name": "Caf\\u00e9 M\\u00fcller"} } }';
 		const reply = await send(raw, sign(secret, raw));
 		const items = itemsOf(await lastResult());
@@ -195,7 +202,7 @@ describe('crafted deliveries', () => {
 
 	it('the signed body decides the event, not the unsigned X-Service-Event header', async () => {
 		const { secret } = await activate(['scan.completed']);
-		const failed = JSON.stringify({ event: 'scan.failed', timestamp: '2024-05-01T12:00:00+00:00', data: { scan_id: 3 } });
+		const failed = JSON.stringify({ event: 'scan.failed', timestamp: now, data: { scan_id: 3 } });
 		const reply = await send(failed, sign(secret, failed), 'scan.completed');
 		const result = await lastResult();
 		expect(reply.status).toBe(200);
@@ -212,7 +219,7 @@ describe('crafted deliveries', () => {
 
 	it('an unknown event kind is ignored with 200', async () => {
 		const { secret } = await activate();
-		const raw = JSON.stringify({ event: 'scan.deleted', timestamp: 'x', data: { scan_id: 1 } });
+		const raw = JSON.stringify({ event: 'scan.deleted', timestamp: now, data: { scan_id: 1 } });
 		const reply = await send(raw, sign(secret, raw), 'scan.deleted');
 		expect(reply.status).toBe(200);
 		expect((await lastResult()).workflowData).toBeUndefined();

@@ -1,0 +1,27 @@
+import { rawLiteralAt } from './rawJson';
+
+/**
+ * The scan "Include Full Scan" fetches: `data.scan_id` of the signed delivery, as the exact
+ * digits that were signed. Only a positive integer is accepted (a JSON number or a string
+ * of digits, no sign, decimals, exponent or leading zero), so nothing but `/scans/<digits>`
+ * can be requested: `..`, `0`, `-1`, `1.5` or `1e3` are refused.
+ */
+
+const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
+
+export type ScanIdResult = { id: string } | { problem: string };
+
+export function scanIdFromDelivery(rawJson: string): ScanIdResult {
+	const literal = rawLiteralAt(rawJson, ['data', 'scan_id']);
+	if (literal === undefined || literal === 'null') {
+		return { problem: 'The delivery names no data.scan_id, so the full scan could not be fetched' };
+	}
+	// A string literal is decoded (escapes), a number literal is kept as written.
+	const text = literal.startsWith('"') ? (JSON.parse(literal) as string) : literal;
+	if (!POSITIVE_INTEGER.test(text)) {
+		return {
+			problem: `data.scan_id of the delivery is not a positive integer (${JSON.stringify(text.slice(0, 40))}), so the full scan was not fetched`,
+		};
+	}
+	return { id: text };
+}

@@ -1,0 +1,117 @@
+/**
+ * Narrow unit tests of the trigger's pure helpers: the raw-JSON literal reader behind the
+ * exact scan_id, and the timestamp parsing and tolerance arithmetic of the replay check
+ * (with a fixed "now", so the boundaries are exact).
+ */
+
+import { rawLiteralAt } from '../../nodes/DocumentScanningTrigger/rawJson';
+import { parseTimestamp, replayProblem, replayToleranceSeconds } from '../../nodes/DocumentScanningTrigger/replay';
+import { scanIdFromDelivery } from '../../nodes/DocumentScanningTrigger/scanId';
+
+describe('rawLiteralAt', () => {
+	it('returns the literal as written, skipping strings, escapes, arrays and nested objects', () => {
+		const raw =
+			' { "event":"x", "data" : { "a": [1, {"scan_id": 1}, "]}"], "s": "\\"scan_id\\": 2 \\\\", "b": {"scan_id": 3},\n' +
+			'  "scan_id" :  12345678901234567890 , "z": null } }';
+		expect(rawLiteralAt(raw, ['data', 'scan_id'])).toBe('12345678901234567890');
+		expect(rawLiteralAt(raw, ['data', 'b', 'scan_id'])).toBe('3');
+		expect(rawLiteralAt(raw, ['data', 'z'])).toBe('null');
+		expect(rawLiteralAt(raw, ['data', 'missing'])).toBeUndefined();
+		expect(rawLiteralAt(raw, ['event', 'scan_id'])).toBeUndefined();
+	});
+
+	it('keys are compared decoded, and the last duplicate wins (as in JSON.parse)', () => {
+		const raw = '{"data":{"scan_\\u0069d":5,"scan_id":"6","scan_id":7}}';
+		expect(JSON.parse(raw).data.scan_id).toBe(7);
+		expect(rawLiteralAt(raw, ['data', 'scan_id'])).toBe('7');
+		expect(rawLiteralAt('{"data":{}}', ['data', 'scan_id'])).toBeUndefined();
+		expect(rawLiteralAt('[{"data":1}]', ['data'])).toBeUndefined();
+	});
+});
+
+describe('scanIdFromDelivery', () => {
+	it.each([
+		['{"data":{"scan_id":42}}', '42'],
+		['{"data":{"scan_id":"42"}}', '42'],
+		['{"data":{"scan_id":"\\u0034\\u0032"}}', '42'],
+		['{"data":{"scan_id":99999999999999999999999}}', '99999999999999999999999'],
+	])('%s -> %s', (raw, id) => {
+		expect(scanIdFromDelivery(raw)).toEqual({ id });
+	});
+
+	it.each(['0', '-3', '3.0', '3e2', '"3 "', '"+3"', '"0x1F"', '"%2e%2e"', '[3]', 'false'])('refuses %s', (literal) => {
+		expect(scanIdFromDelivery(`{"data":{"scan_id":${literal}}}`)).toEqual({ problem: expect.stringContaining('positive integer') });
+	});
+
+	it('names a missing scan_id', () => {
+		expect(scanIdFromDelivery('{"event":"scan.failed","data":{}}')).toEqual({ problem: expect.stringContaining('names no data.scan_id') });
+		expect(scanIdFromDelivery('{"event":"scan.failed"}')).toEqual({ problem: expect.stringContaining('names no data.scan_id') });
+	});
+});
+
+describe('parseTimestamp', () => {
+	it.each([
+		['2024-05-01T12:00:00+00:00', Date.UTC(2024, 4, 1, 12)],
+		['2024-05-01T12:00:00Z', Date.UTC(2024, 4, 1, 12)],
+		['2024-05-01T14:00:00+02:00', Date.UTC(2024, 4, 1, 12)],
+		['2024-05-01T06:30:00-0530', Date.UTC(2024, 4, 1, 12)],
+		['2024-05-01T12:00:00.123456+00:00', Date.UTC(2024, 4, 1, 12, 0, 0, 123)],
+		['2024-02-29T00:00:00-00:00', Date.UTC(2024, 1, 29)],
+		['0099-01-01T00:00:00Z', -59042995200000],
+	])('%s', (text, ms) => {
+		expect(parseTimestamp(text)).toBe(ms);
+	});
+
+	it.each([
+		'2024-05-01T12:00:00',
+		'2024-05-01 12:00:00+00:00',
+		'2024-05-01',
+		'2023-02-29T00:00:00Z',
+		'2024-13-01T00:00:00Z',
+		'2024-04-31T00:00:00Z',
+		'2024-05-01T24:00:00Z',
+		'2024-05-01T12:60:00Z',
+		'2024-05-01T12:00:60Z',
+		'2024-05-01T12:00:00+24:00',
+		'2024-05-01T12:00:00+02',
+		'1714564800',
+		'',
+	])('refuses %j', (text) => {
+		expect(parseTimestamp(text)).toBeUndefined();
+	});
+
+	it('refuses non-strings', () => {
+		expect(parseTimestamp(1714564800)).toBeUndefined();
+		expect(parseTimestamp(null)).toBeUndefined();
+		expect(parseTimestamp(undefined)).toBeUndefined();
+	});
+});
+
+describe('replayProblem with a fixed clock', () => {
+	const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+	const at = (offsetSeconds: number) => new Date(now + offsetSeconds * 1000).toISOString().replace('.000Z', '+00:00');
+
+	it('accepts exactly the tolerance on both sides, refuses one second more', () => {
+		expect(replayProblem(at(-300), 300, now)).toBeUndefined();
+		expect(replayProblem(at(300), 300, now)).toBeUndefined();
+		expect(replayProblem(at(-301), 300, now)).toMatch(/301 s in the past/);
+		expect(replayProblem(at(301), 300, now)).toMatch(/301 s in the future/);
+	});
+
+	it('0 turns the check off, even for a missing timestamp', () => {
+		expect(replayProblem('2020-01-01T00:00:00+00:00', 0, now)).toBeUndefined();
+		expect(replayProblem(undefined, 0, now)).toBeUndefined();
+		expect(replayProblem(undefined, 300, now)).toMatch(/no timestamp/);
+	});
+
+	it('the option value: default 300, numbers and numeric strings kept, nonsense falls back to 300', () => {
+		expect(replayToleranceSeconds(undefined)).toBe(300);
+		expect(replayToleranceSeconds('')).toBe(300);
+		expect(replayToleranceSeconds(0)).toBe(0);
+		expect(replayToleranceSeconds(30)).toBe(30);
+		expect(replayToleranceSeconds('600')).toBe(600);
+		expect(replayToleranceSeconds(-1)).toBe(300);
+		expect(replayToleranceSeconds('abc')).toBe(300);
+		expect(replayToleranceSeconds(Number.POSITIVE_INFINITY)).toBe(300);
+	});
+});

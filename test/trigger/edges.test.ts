@@ -1,0 +1,310 @@
+/**
+ * The trust edges of the Document Scanning Trigger (issue 8, "Trigger"): the event comes only
+ * from the signed bytes, stale deliveries are refused (replay tolerance), "Include Full Scan"
+ * requests only `/scans/<positive integer>` with the exact signed digits, every answer is short
+ * JSON, and a request without `rawBody` is read through `req.readRawBody()`.
+ *
+ * Deliveries are crafted and signed here with the webhook's real secret, or sent by the sandbox,
+ * and go over HTTP to a receiver that hands them to the node in n8n-core's WebhookContext.
+ * Timestamps are built relative to the clock with margins of minutes: no sleeps.
+ */
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { isoWithOffset } from '../../sandbox/clock';
+import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { type Receiver, sign, startReceiver, type TriggerHarness } from '../harness/n8n';
+import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic } from './helpers';
+
+const MINUTE = 60_000;
+
+let sandbox: Sandbox;
+let receiver: Receiver;
+let current: TriggerHarness;
+let secret: string;
+let hookId: number;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ allowInsecureWebhookUrls: true, processingDelayMs: 20 });
+	receiver = await startReceiver(() => current);
+});
+afterAll(async () => {
+	await receiver.close();
+	await sandbox.close();
+});
+beforeEach(() => {
+	sandbox.control.reset();
+	receiver.results.splice(0);
+});
+
+async function activate(options: IDataObject = {}, events: string[] = ALL_EVENTS): Promise<void> {
+	current = await makeHarness(sandbox, receiver.baseUrl, { events, options } as never);
+	await current.activate();
+	const stored = nodeStatic(current);
+	secret = String(stored.webhookSecret);
+	hookId = stored.webhookId as number;
+}
+
+/** A scan.completed body stamped `offsetMs` from now (ISO 8601 with offset, as the service does). */
+function bodyAt(offsetMs = 0, data: IDataObject = { scan_id: 7, template_id: 1, status: 'completed' }): IDataObject {
+	return { event: 'scan.completed', timestamp: isoWithOffset(Date.now() + offsetMs), data };
+}
+
+interface Reply {
+	status: number;
+	contentType: string;
+	text: string;
+}
+
+/** POSTs raw bytes signed with the webhook's secret; `headerEvent` plays the unsigned header. */
+async function post(raw: string, { headerEvent = 'scan.completed', url = current.webhookUrl() } = {}): Promise<Reply> {
+	const res = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json', 'X-Service-Event': headerEvent, 'X-Service-Signature': sign(secret, raw) },
+		body: raw,
+	});
+	return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+}
+
+/** Sends one signed delivery and returns the HTTP reply plus what the node handed to n8n. */
+async function deliver(raw: string, options: { headerEvent?: string } = {}) {
+	const before = receiver.results.length;
+	const reply = await post(raw, options);
+	const results = await receiver.waitFor(before + 1);
+	return { reply, result: results[before] };
+}
+
+describe('the event comes from the signed body only', () => {
+	it.each([
+		['no event', { timestamp: 'now', data: { scan_id: 3 } }],
+		['a numeric event', { event: 5, timestamp: 'now', data: { scan_id: 3 } }],
+		['an event object', { event: { name: 'scan.completed' }, timestamp: 'now', data: { scan_id: 3 } }],
+		['an empty event', { event: '', timestamp: 'now', data: { scan_id: 3 } }],
+	])('a signed body with %s starts nothing, whatever X-Service-Event says', async (_label, shape) => {
+		await activate();
+		const raw = JSON.stringify({ ...shape, timestamp: isoWithOffset(Date.now()) });
+		const { reply, result } = await deliver(raw, { headerEvent: 'scan.completed' });
+		expect(result.workflowData).toBeUndefined();
+		expect(reply.status).toBe(400);
+		expect(JSON.parse(reply.text)).toMatchObject({ error: 'missing_event', message: expect.stringContaining('names no event') });
+	});
+
+	it('control: the same body with a signed event starts the workflow', async () => {
+		await activate();
+		const raw = JSON.stringify(bodyAt());
+		const { reply, result } = await deliver(raw, { headerEvent: 'scan.failed' });
+		expect(reply.status).toBe(200);
+		expect(itemsOf(result)).toEqual([JSON.parse(raw)]);
+	});
+});
+
+describe('replay tolerance (default 300 s)', () => {
+	it.each([
+		['10 minutes old', -10 * MINUTE, 'past'],
+		['10 minutes in the future', 10 * MINUTE, 'future'],
+		['an hour old', -60 * MINUTE, 'past'],
+	])('refuses a genuine, signed delivery stamped %s: 400 with the reason, nothing starts', async (_label, offset, direction) => {
+		await activate();
+		const { reply, result } = await deliver(JSON.stringify(bodyAt(offset)));
+		expect(result.workflowData).toBeUndefined();
+		expect(reply.status).toBe(400);
+		expect(reply.contentType).toMatch(/application\/json/);
+		const answer = JSON.parse(reply.text) as IDataObject;
+		expect(answer).toMatchObject({ error: 'stale_delivery' });
+		// The message names the skew (whole seconds, the timestamp has no fraction) and the clock.
+		const skew = /(\d+) s in the (past|future)/.exec(String(answer.message));
+		expect(skew?.[2]).toBe(direction);
+		expect(Math.abs(Number(skew?.[1]) - Math.abs(offset) / 1000)).toBeLessThan(60);
+		expect(String(answer.message)).toMatch(/tolerance of 300 s .*clock/);
+	});
+
+	it.each([
+		['stamped 2020', JSON.stringify({ ...bodyAt(), timestamp: '2020-01-01T00:00:00+00:00' })],
+		['without timestamp', JSON.stringify({ event: 'scan.completed', data: { scan_id: 7 } })],
+		['with a numeric timestamp', JSON.stringify({ ...bodyAt(), timestamp: Math.floor(Date.now() / 1000) })],
+		['with a timestamp without offset', JSON.stringify({ ...bodyAt(), timestamp: isoWithOffset(Date.now()).replace('+00:00', '') })],
+		['with an impossible date', JSON.stringify({ ...bodyAt(), timestamp: '2026-02-30T12:00:00+00:00' })],
+	])('refuses a delivery %s', async (_label, raw) => {
+		await activate();
+		const { reply, result } = await deliver(raw);
+		expect(result.workflowData).toBeUndefined();
+		expect(reply.status).toBe(400);
+		expect(JSON.parse(reply.text)).toMatchObject({ error: 'stale_delivery' });
+	});
+
+	it.each([
+		['1 minute old', -MINUTE],
+		['1 minute ahead', MINUTE],
+	])('accepts a delivery %s', async (_label, offset) => {
+		await activate();
+		const raw = JSON.stringify(bodyAt(offset));
+		const { reply, result } = await deliver(raw);
+		expect(reply.status).toBe(200);
+		expect(itemsOf(result)).toEqual([JSON.parse(raw)]);
+	});
+
+	it('reads other offsets: 10 minutes old written as +02:00 is refused, now written as -05:30 is accepted', async () => {
+		await activate();
+		const shifted = (ms: number, sign: 1 | -1, hours: number, minutes: number): string => {
+			const offsetMs = sign * (hours * 60 + minutes) * MINUTE;
+			const local = new Date(ms + offsetMs).toISOString().replace(/\.\d{3}Z$/, '');
+			const pad = (n: number) => String(n).padStart(2, '0');
+			return `${local}${sign > 0 ? '+' : '-'}${pad(hours)}:${pad(minutes)}`;
+		};
+		const stale = JSON.stringify({ ...bodyAt(), timestamp: shifted(Date.now() - 10 * MINUTE, 1, 2, 0) });
+		expect((await deliver(stale)).reply.status).toBe(400);
+		const fresh = JSON.stringify({ ...bodyAt(), timestamp: shifted(Date.now(), -1, 5, 30) });
+		const ok = await deliver(fresh);
+		expect(ok.reply.status).toBe(200);
+		expect(itemsOf(ok.result)).toHaveLength(1);
+	});
+
+	it('Replay Tolerance 0 turns the check off', async () => {
+		await activate({ replayTolerance: 0 });
+		const raw = JSON.stringify({ ...bodyAt(), timestamp: '2020-01-01T00:00:00+00:00' });
+		const { reply, result } = await deliver(raw);
+		expect(reply.status).toBe(200);
+		expect(itemsOf(result)).toEqual([JSON.parse(raw)]);
+	});
+
+	it('a wider tolerance (3600 s) accepts 10 minutes, still refuses 2 hours', async () => {
+		await activate({ replayTolerance: 3600 });
+		expect((await deliver(JSON.stringify(bodyAt(-10 * MINUTE)))).reply.status).toBe(200);
+		expect((await deliver(JSON.stringify(bodyAt(-120 * MINUTE)))).reply.status).toBe(400);
+	});
+
+	it('the service sees the refusal: a delivery stamped by a clock 10 minutes ahead is logged as a 400 failure', async () => {
+		await activate();
+		sandbox.control.advanceClock(10 * MINUTE);
+		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'completed' as never, template_id: 1 });
+		const record = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
+		const [result] = await receiver.waitFor(1);
+		expect(record).toMatchObject({ status: 400, success: false });
+		const stamped = Date.parse(String((JSON.parse(record.body) as IDataObject).timestamp));
+		expect(stamped - Date.now()).toBeGreaterThan(9 * MINUTE);
+		expect(result.workflowData).toBeUndefined();
+		expect(sandbox.control.getWebhook(hookId)?.failureCount).toBe(1);
+
+		// With the clocks agreeing again the next delivery runs and resets nothing else.
+		sandbox.control.advanceClock(-10 * MINUTE);
+		const next = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
+		expect(next).toMatchObject({ status: 200, success: true });
+		expect(itemsOf((await receiver.waitFor(2))[1])).toEqual([JSON.parse(next.body)]);
+	});
+});
+
+describe('Include Full Scan: only /scans/<positive integer>, with the exact signed digits', () => {
+	/** The API requests the sandbox logged after activation. */
+	function apiRequests() {
+		return sandbox.control.requests().filter((r) => r.method === 'GET');
+	}
+
+	it.each([
+		['".."', '".."'],
+		['"../account"', '"../account"'],
+		['0', '0'],
+		['-1', '-1'],
+		['1.5', '1.5'],
+		['1e3', '1e3'],
+		['"12a"', '"12a"'],
+		['"007"', '"007"'],
+		['" 7"', '" 7"'],
+		['true', 'true'],
+		['an object', '{"id": 7}'],
+		['null', 'null'],
+	])('scan_id %s: no request, the item carries fetchError', async (_label, literal) => {
+		await activate({ includeFullScan: true });
+		sandbox.control.clearRequests();
+		const raw = `{"event":"scan.completed","timestamp":"${isoWithOffset(Date.now())}","data":{"scan_id":${literal},"status":"completed"}}`;
+		const { reply, result } = await deliver(raw);
+		expect(reply.status).toBe(200);
+		expect(JSON.parse(reply.text)).toEqual({ received: true });
+		const [item] = itemsOf(result);
+		expect(item.scan).toBeUndefined();
+		expect(item.fetchError).toMatch(/scan_id/);
+		expect(apiRequests()).toEqual([]);
+	});
+
+	it('12345678901234567890 is requested as exactly that (not …7000)', async () => {
+		await activate({ includeFullScan: true });
+		sandbox.control.clearRequests();
+		const raw = `{"event":"scan.completed","timestamp":"${isoWithOffset(Date.now())}","data":{"scan_id": 12345678901234567890,"status":"completed"}}`;
+		const { result } = await deliver(raw);
+		const [item] = itemsOf(result);
+		expect(apiRequests().map((r) => r.path)).toEqual(['/scans/12345678901234567890']);
+		// The sandbox holds no such scan: the 404 is reported, the delivery still runs.
+		expect(item.fetchError).toEqual(expect.any(String));
+		expect(item.event).toBe('scan.completed');
+	});
+
+	it('the last of two scan_id keys counts, as in JSON.parse; a digit string is accepted', async () => {
+		await activate({ includeFullScan: true });
+		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'completed' as never, template_id: 1 });
+		sandbox.control.clearRequests();
+		const raw = `{"event":"scan.completed","timestamp":"${isoWithOffset(Date.now())}","data":{"scan_id":"..","note":"a \\"scan_id\\": 1 in text","scan_id":"${scanId}"}}`;
+		const [item] = itemsOf((await deliver(raw)).result);
+		expect(apiRequests().map((r) => r.path)).toEqual([`/scans/${scanId}`]);
+		expect(item.scan).toMatchObject({ id: scanId, status: 'completed' });
+		expect(item.fetchError).toBeUndefined();
+	});
+});
+
+describe('the answer to a delivery is short JSON on every path', () => {
+	it('a delivery that starts the workflow: {"received":true}', async () => {
+		await activate();
+		const { reply, result } = await deliver(JSON.stringify(bodyAt()));
+		expect(itemsOf(result)).toHaveLength(1);
+		expect(reply.status).toBe(200);
+		expect(reply.contentType).toMatch(/application\/json/);
+		expect(JSON.parse(reply.text)).toEqual({ received: true });
+	});
+
+	it('with Include Full Scan and with Split Into Table Rows: the same answer', async () => {
+		await activate({ includeFullScan: true, splitIntoRows: true });
+		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'completed' as never, template_id: 2 });
+		const record = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
+		const [result] = await receiver.waitFor(1);
+		expect(itemsOf(result).length).toBeGreaterThanOrEqual(2);
+		expect(record.status).toBe(200);
+		expect(result.body).toEqual({ received: true });
+	});
+
+	it('an ignored delivery: {"received":true, "ignored": …}; refusals: {"error": …}', async () => {
+		await activate({}, ['scan.completed']);
+		const ignored = await deliver(JSON.stringify({ ...bodyAt(), event: 'scan.failed' }));
+		expect(ignored.reply.status).toBe(200);
+		expect(JSON.parse(ignored.reply.text)).toEqual({ received: true, ignored: expect.stringContaining('scan.failed') });
+
+		const forged = await fetch(current.webhookUrl(), { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+		expect(forged.status).toBe(401);
+		expect(forged.headers.get('content-type')).toMatch(/application\/json/);
+		expect(await forged.json()).toMatchObject({ error: 'invalid_signature' });
+	});
+});
+
+describe('raw body read through req.readRawBody()', () => {
+	it('a request without rawBody (n8n has not read it yet) is read, verified and run', async () => {
+		await activate();
+		const lazy = await startReceiver(() => current, { lazyRawBody: true });
+		try {
+			const raw = JSON.stringify(bodyAt());
+			const url = current.webhookUrl().replace(receiver.baseUrl, lazy.baseUrl);
+			const reply = await post(raw, { url });
+			const [result] = await lazy.waitFor(1);
+			expect(reply.status).toBe(200);
+			expect(JSON.parse(reply.text)).toEqual({ received: true });
+			expect(itemsOf(result)).toEqual([JSON.parse(raw)]);
+
+			// Still verified: a wrong signature over lazily read bytes is refused.
+			const forged = await fetch(url, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(secret, `${raw} `) },
+				body: raw,
+			});
+			expect(forged.status).toBe(401);
+			expect((await lazy.waitFor(2))[1].workflowData).toBeUndefined();
+		} finally {
+			await lazy.close();
+		}
+	});
+});
