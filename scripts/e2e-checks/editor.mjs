@@ -10,7 +10,8 @@
 // - the trigger's notice about the public address shows, and the poll trigger's notice;
 // - no node issue indicator on the canvas and no parameter issue in the node view, on any
 //   example; a control workflow with a missing required parameter proves the detector sees one;
-// - screenshots into docs/images/: workflow-canvas.png, upload-operation.png, trigger.png.
+// - screenshots into docs/images/ (or $E2E_SCREENSHOTS_DIR): workflow-canvas.png,
+//   upload-operation.png, trigger.png.
 // Every wait is on an element or an event (Playwright's auto-waiting), never a fixed sleep.
 //
 // Usage: await checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, executablePath, check, log })
@@ -19,6 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -190,7 +192,7 @@ async function screenshot(page, file) {
 
 export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, executablePath, check, log = console.log }) {
 	const started = Date.now();
-	const imagesDir = path.join(ROOT, 'docs', 'images');
+	const imagesDir = process.env.E2E_SCREENSHOTS_DIR ? path.resolve(process.env.E2E_SCREENSHOTS_DIR) : path.join(ROOT, 'docs', 'images');
 	mkdirSync(imagesDir, { recursive: true });
 	const descriptions = packageDescriptions();
 	const workflows = examples();
@@ -234,7 +236,9 @@ export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, execu
 			try {
 				await checkWorkflow(ctx, workflow, id);
 			} catch (err) {
-				check(`editor: example "${workflow.name}" could be checked`, false, err.message.split('\n')[0]);
+				const shot = path.join(tmpdir(), `n8n-editor-failure-${workflow.file.replace(/\.json$/, '')}.png`);
+				await page.screenshot({ path: shot }).catch(() => {});
+				check(`editor: example "${workflow.name}" could be checked`, false, `${err.message.split('\n')[0]} (screenshot: ${shot})`);
 			}
 		}
 		await checkIssueDetector(ctx).catch((err) =>
@@ -272,6 +276,7 @@ async function checkWorkflow(ctx, workflow, id) {
 	check(`editor: ${label} shows all its nodes on the canvas`, sameSet(shown, workflow.nodes.map((n) => n.name)), shown.join(', '));
 
 	const ours = workflow.nodes.filter((n) => descriptions.has(n.type));
+	const upload = ours.find((n) => n.type === ACTION && n.parameters.operation === 'upload');
 	for (const node of ours) {
 		const icon = await iconOf(canvasNode(page, { name: node.name }));
 		const want = iconFile(descriptions.get(node.type).icon.light);
@@ -281,6 +286,8 @@ async function checkWorkflow(ctx, workflow, id) {
 			`${icon.src} ${icon.width}x${icon.height}`,
 		);
 	}
+	// The canvas as opened (icons loaded, nothing selected yet).
+	if (upload) await screenshot(page, path.join(ctx.imagesDir, 'workflow-canvas.png'));
 
 	for (const node of ours) {
 		const ndv = await openNodeView(page, canvasNode(page, { name: node.name }));
@@ -294,9 +301,7 @@ async function checkWorkflow(ctx, workflow, id) {
 	const nodeIssues = await page.locator('[data-test-id="canvas-node"] [data-test-id="node-issues"]').count();
 	check(`editor: ${label}: no node on the canvas shows an issue indicator`, nodeIssues === 0, `${nodeIssues} node issue indicator(s)`);
 
-	const upload = ours.find((n) => n.type === ACTION && n.parameters.operation === 'upload');
 	if (upload) {
-		await screenshot(page, path.join(ctx.imagesDir, 'workflow-canvas.png'));
 		// These change the node in the editor (never saved): the template list, then every resource.
 		const ndv = await openNodeView(page, canvasNode(page, { name: upload.name }));
 		await checkTemplateList(ctx, label, ndv);
@@ -324,7 +329,9 @@ async function checkTemplateList(ctx, label, ndv) {
 	await rlc.getByTestId('rlc-mode-selector').click();
 	await page.getByRole('option', { name: 'From list' }).click();
 	await rlc.getByTestId('rlc-input').click();
-	const items = page.getByTestId('resource-locator-dropdown').getByTestId('rlc-item');
+	// 1.x teleports the list into "resource-locator-dropdown", 2.x keeps it in the parameter: only
+	// the open list's items are visible.
+	const items = page.getByTestId('rlc-item').filter({ visible: true });
 	await items.first().waitFor();
 	const names = (await items.allInnerTexts()).map(firstLine);
 	await screenshot(page, path.join(ctx.imagesDir, 'upload-operation.png'));
