@@ -8,11 +8,14 @@
 // 4. `n8n start` on a free port: the node and credential types are listed by n8n, the example
 //    "scan events" workflow (Document Scanning Trigger) is active, registers its webhook in the
 //    sandbox, and a real upload's signed scan.completed delivery runs it.
+// 5. the poll trigger (e2e-checks/poll-trigger.mjs); the editor in headless Chromium when
+//    `which chromium` finds one (e2e-checks/editor.mjs; screenshots into docs/images/).
 // Prints PASS/FAIL lines and `e2e: N passed, M failed`; exits 1 on any failure.
 import { rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import {
 	CREDENTIAL,
+	DEFAULT_OWNER,
 	LOCAL,
 	SANDBOX_KEY,
 	PACKAGE_NAME,
@@ -36,6 +39,7 @@ import {
 } from './n8n-local.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
 import { checkWebhookAnswers } from './e2e-checks/webhook-answers.mjs';
+import { checkEditor, findChromium } from './e2e-checks/editor.mjs';
 
 const started = Date.now();
 const results = [];
@@ -296,6 +300,14 @@ async function main() {
 
 	// ---- Document Scanning Poll Trigger (issue #11): scripts/e2e-checks/poll-trigger.mjs ------
 	await checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, credential: CREDENTIAL, check, log });
+
+	// ---- The editor in a real browser (issue #9): scripts/e2e-checks/editor.mjs --------------
+	const chromium = findChromium();
+	if (chromium) {
+		await checkEditor({ n8nUrl, owner: DEFAULT_OWNER, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, executablePath: chromium, check, log });
+	} else {
+		log('SKIP editor checks: no Chromium (`which chromium` finds none; apt-get install chromium)');
+	}
 }
 
 let crashed;
