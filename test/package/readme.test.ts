@@ -61,8 +61,6 @@ test.each(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs/reference.md', 
 			if (/^[a-z]+:/i.test(target)) continue;
 			const [targetPath, anchor] = target.split('#');
 			const resolved = targetPath ? path.resolve(dir, targetPath) : path.join(root, file);
-			// Screenshots are produced by the editor check (npm run e2e) and may not exist yet.
-			if (/\.png$/.test(targetPath)) continue;
 			expect({ target, exists: existsSync(resolved) }).toEqual({ target, exists: true });
 			if (anchor && resolved.endsWith('.md')) {
 				expect({ target, anchor: githubAnchors(readFileSync(resolved, 'utf8')).has(anchor) }).toEqual({ target, anchor: true });
@@ -71,9 +69,12 @@ test.each(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs/reference.md', 
 	},
 );
 
-test('the screenshots it shows are the ones the editor check saves', () => {
+test('the screenshots it shows are the ones the editor check saves, and they are PNG files', () => {
 	const images = linkTargets(readme).filter((target) => target.endsWith('.png'));
 	expect(images.sort()).toEqual(['docs/images/trigger.png', 'docs/images/upload-operation.png', 'docs/images/workflow-canvas.png']);
+	for (const image of images) {
+		expect(readFileSync(path.join(root, image)).subarray(1, 4).toString('latin1')).toBe('PNG');
+	}
 });
 
 test('CHANGELOG has a section for the version in package.json', () => {
