@@ -47,7 +47,7 @@ import { writeSampleInvoices } from './sample-invoices.mjs';
 import { checkExamplesCli, checkExamplesServer } from './e2e-checks/examples.mjs';
 import { manualInstall } from './e2e-checks/manual-install.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
-import { createResults, nodeItems, parseRunOutput, sandboxApi, unwrap } from './e2e-checks/support.mjs';
+import { createResults, fetchOnceMore, nodeItems, parseRunOutput, sandboxApi, unwrap } from './e2e-checks/support.mjs';
 
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
 const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger];
@@ -172,7 +172,7 @@ async function main() {
 	);
 
 	// What n8n sent (read before this script makes its own requests).
-	const requests = unwrap(await (await fetch(`${origin}/__sandbox/requests`)).json()) ?? [];
+	const requests = unwrap(await (await fetchOnceMore(`${origin}/__sandbox/requests`)).json()) ?? [];
 	const seen = requests.map((r) => `${r.method} ${r.path} ${r.status} (${r.authScheme})`);
 	check(
 		'the sandbox got the nodes’ requests, authenticated with the credential',

@@ -67,10 +67,23 @@ export function nodeItems(run, nodeName) {
 	return (runs?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
+/**
+ * fetch, once more for a GET that failed before any answer: `n8n execute` runs through spawnSync,
+ * which blocks this process; a keep-alive socket the server closed meanwhile fails the next request.
+ */
+export async function fetchOnceMore(url, init = {}) {
+	try {
+		return await fetch(url, init);
+	} catch (err) {
+		if ((init.method ?? 'GET') !== 'GET' || !(err instanceof TypeError)) throw err;
+		return await fetch(url, init);
+	}
+}
+
 /** The sandbox's API, authenticated: api('/account') -> { status, body }. */
 export function sandboxApi(baseUrl, apiKey) {
 	return async (pathname, init = {}) => {
-		const res = await fetch(`${baseUrl}${pathname}`, {
+		const res = await fetchOnceMore(`${baseUrl}${pathname}`, {
 			...init,
 			headers: { authorization: `Bearer ${apiKey}`, ...(init.headers ?? {}) },
 		});
@@ -82,7 +95,7 @@ export function sandboxApi(baseUrl, apiKey) {
 /** n8n's REST API with the owner's cookie: rest(ctx)('GET', 'workflows/1') -> { status, ok, body }. */
 export function n8nRest({ n8nUrl, cookie }) {
 	return async (method, pathname, body) => {
-		const res = await fetch(new URL(`rest/${pathname}`, n8nUrl), {
+		const res = await fetchOnceMore(new URL(`rest/${pathname}`, n8nUrl), {
 			method,
 			headers: { cookie, 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),

@@ -9,7 +9,8 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { pause } from '../helpers/pause';
 
 /**
  * The one place that talks to the Document Scanning API.
@@ -152,7 +153,7 @@ async function pauseWithin(ms: number, deadline: number | undefined, signal?: Ab
 	const left = deadline === undefined ? ms : Math.min(ms, deadline - Date.now());
 	if (left <= 0) return false;
 	try {
-		await sleepWithAbort(left, signal);
+		await pause(left, signal);
 	} catch {
 		// Cancelled: the caller gives up with the error it already has.
 		return false;
