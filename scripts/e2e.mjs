@@ -47,7 +47,7 @@ import { writeSampleInvoices } from './sample-invoices.mjs';
 import { checkExamplesCli, checkExamplesServer } from './e2e-checks/examples.mjs';
 import { manualInstall } from './e2e-checks/manual-install.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
-import { createResults, fetchOnceMore, nodeItems, parseRunOutput, sandboxApi, unwrap } from './e2e-checks/support.mjs';
+import { createResults, fetchOnceMore, nodeItems, settle, parseRunOutput, sandboxApi, unwrap } from './e2e-checks/support.mjs';
 
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
 const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger];
@@ -154,9 +154,11 @@ async function main() {
 	}
 
 	// ---- n8n execute: Manual Trigger -> Account: Get -> Template: Get Many ------------------
-	await fetch(`${origin}/__sandbox/requests`, { method: 'DELETE' });
+	await settle();
+	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
 	t = Date.now();
 	const exec = n8nSync(['execute', `--id=${E2E_WORKFLOW.id}`, '--rawOutput'], { env, timeoutMs: 180_000 });
+	await settle();
 	let run;
 	try {
 		run = parseRunOutput(exec.stdout);

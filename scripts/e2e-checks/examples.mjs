@@ -8,12 +8,13 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { exampleFiles, exampleId, importWorkflow, localExample, n8nSync } from '../n8n-local.mjs';
 import { SAMPLE_INVOICES } from '../sample-invoices.mjs';
-import { fetchOnceMore, n8nRest, nodeItems, parseRunOutput, sandboxApi, setWorkflowActive, unwrap, waitFor } from './support.mjs';
+import { fetchOnceMore, n8nRest, nodeItems, parseRunOutput, sandboxApi, setWorkflowActive, settle, unwrap, waitFor } from './support.mjs';
 
 /** Runs a stored workflow with `n8n execute --rawOutput`; returns { run, error, detail }. */
-function execute(ctx, id) {
+async function execute(ctx, id) {
 	const t = Date.now();
 	const r = n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env: ctx.env, timeoutMs: 180_000 });
+	await settle();
 	let run;
 	try {
 		run = parseRunOutput(r.stdout);
@@ -39,9 +40,10 @@ async function dailyCreditCheck(ctx) {
 		),
 	};
 	importWorkflow(workflow, { env: ctx.env });
+	await settle();
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
 	const remaining = unwrap((await api('/account')).body)?.remaining_scans; // Account: Get spends nothing
-	const { run, ok, detail } = execute(ctx, workflow.id);
+	const { run, ok, detail } = await execute(ctx, workflow.id);
 	const balance = nodeItems(run, 'Scan balance');
 	const low = remaining < 100;
 	const topUp = nodeItems(run, 'Ask for a top-up (replace me)');
@@ -58,8 +60,8 @@ async function invoiceLineItems(ctx) {
 	const example = localExample(file);
 	const pdfs = readdirSync(path.join(ctx.filesDir, 'invoices')).filter((f) => f.endsWith('.pdf'));
 	const origin = new URL(ctx.sandboxBaseUrl).origin;
-	await fetch(`${origin}/__sandbox/requests`, { method: 'DELETE' });
-	const { run, ok, detail } = execute(ctx, exampleId(file));
+	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
+	const { run, ok, detail } = await execute(ctx, exampleId(file));
 	const read = nodeItems(run, 'Read invoice PDFs');
 	const rows = nodeItems(run, 'Extract line items');
 	const erp = nodeItems(run, 'Send to ERP (replace me)');
@@ -79,9 +81,10 @@ async function invoiceLineItems(ctx) {
 }
 
 // ---- scan-events.json: the webhook trigger, active when n8n starts; a signed delivery runs it -----
-function activateScanEvents(ctx) {
+async function activateScanEvents(ctx) {
 	const id = exampleId('scan-events.json');
 	const r = n8nSync(ctx.line.activateArgs(id), { env: ctx.env });
+	await settle();
 	ctx.check(`n8n ${ctx.line.activateArgs(id)[0]} activates the example "scan events" workflow before n8n starts`, r.status === 0, `exit ${r.status}`);
 }
 

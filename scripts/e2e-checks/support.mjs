@@ -68,14 +68,19 @@ export function nodeItems(run, nodeName) {
 }
 
 /**
- * fetch, once more for a GET that failed before any answer: `n8n execute` runs through spawnSync,
- * which blocks this process; a keep-alive socket the server closed meanwhile fails the next request.
+ * After a blocking call (n8nSync: `n8n execute`, imports): lets the event loop take in what happened
+ * meanwhile, e.g. a server closing an idle keep-alive socket, before the next fetch would reuse it.
  */
+export async function settle() {
+	for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** fetch, once more for an idempotent request (GET, DELETE) that failed without an answer. */
 export async function fetchOnceMore(url, init = {}) {
 	try {
 		return await fetch(url, init);
 	} catch (err) {
-		if ((init.method ?? 'GET') !== 'GET' || !(err instanceof TypeError)) throw err;
+		if (!['GET', 'DELETE'].includes(init.method ?? 'GET') || !(err instanceof TypeError)) throw err;
 		return await fetch(url, init);
 	}
 }
