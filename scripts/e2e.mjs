@@ -203,11 +203,20 @@ async function main() {
 
 	// ---- n8n start: types loaded, credential test, then SERVER_CHECKS -------------------------
 	t = Date.now();
-	n8n = n8nSpawn(['start'], { env });
-	prefixOutput(n8n.stdout, '[n8n] ', verbose ? process.stdout : null, (l) => n8nLog.push(l));
-	prefixOutput(n8n.stderr, '[n8n] ', verbose ? process.stderr : null, (l) => n8nLog.push(l));
-	try {
+	const startN8n = async () => {
+		n8n = n8nSpawn(['start'], { env });
+		prefixOutput(n8n.stdout, '[n8n] ', verbose ? process.stdout : null, (l) => n8nLog.push(l));
+		prefixOutput(n8n.stderr, '[n8n] ', verbose ? process.stderr : null, (l) => n8nLog.push(l));
 		await waitForN8n(n8nUrl, { child: n8n });
+	};
+	/** Stops and starts `n8n start` on the same home and port; logs in again (ctx.cookie). */
+	ctx.restartN8n = async () => {
+		await stopChild(n8n);
+		await startN8n();
+		ctx.cookie = await login(n8nUrl);
+	};
+	try {
+		await startN8n();
 		check('n8n start is ready', true, `${Date.now() - t} ms`);
 	} catch (err) {
 		check('n8n start is ready', false, err.message);

@@ -103,41 +103,59 @@ async function scanEvents(ctx) {
 	if (!ctx.check('the active Document Scanning Trigger registered its webhook in the sandbox', Boolean(hook), hook?.url ?? 'none')) return;
 
 	const templates = unwrap((await api('/templates?per_page=100')).body) ?? [];
-	const form = new FormData();
-	form.append('template_id', String(templates.find((tpl) => tpl.is_active !== false)?.id ?? templates[0].id));
-	form.append('file', new Blob([Buffer.from('%PDF-1.4\n% e2e\n')], { type: 'application/pdf' }), 'e2e-invoice.pdf');
-	const upload = await api('/scans', { method: 'POST', body: form });
-	const scanId = unwrap(upload.body)?.id;
-	const waited = await fetch(`${origin}/__sandbox/deliveries/wait`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ count: 1, timeoutMs: 30_000 }),
-	});
-	const deliveries = unwrap(await waited.json()) ?? [];
-	const delivery = (Array.isArray(deliveries) ? deliveries : []).find((d) => d.webhookId === hook.id);
+	const templateId = String(templates.find((tpl) => tpl.is_active !== false)?.id ?? templates[0].id);
+	/** Uploads `filename`; returns the upload, the delivery to `hookId` and the execution it started. */
+	const deliver = async (filename, hookId) => {
+		const form = new FormData();
+		form.append('template_id', templateId);
+		form.append('file', new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n`)], { type: 'application/pdf' }), filename);
+		await fetchOnceMore(`${origin}/__sandbox/deliveries`, { method: 'DELETE' });
+		const upload = await api('/scans', { method: 'POST', body: form });
+		const waited = await fetch(`${origin}/__sandbox/deliveries/wait`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ count: 1, timeoutMs: 30_000 }),
+		});
+		const deliveries = unwrap(await waited.json()) ?? [];
+		const delivery = (Array.isArray(deliveries) ? deliveries : []).find((d) => d.webhookId === hookId);
+		// The execution of this delivery (other checks' scans may run the trigger too while it is active).
+		const execution = await waitFor(async () => {
+			const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
+			const body = (await rest('GET', `executions?filter=${filter}&limit=50`)).body;
+			const list = (body?.data?.results ?? body?.data ?? []).filter((e) => e.status === 'success' || e.finished);
+			for (const e of Array.isArray(list) ? list : []) {
+				const text = JSON.stringify((await rest('GET', `executions/${e.id}`)).body);
+				if (text.includes('scan.completed') && text.includes(filename)) return e;
+			}
+			return undefined;
+		});
+		return { upload, scanId: unwrap(upload.body)?.id, delivery, execution };
+	};
+
+	const first = await deliver('e2e-invoice.pdf', hook.id);
 	ctx.check(
 		'a signed scan delivery to n8n is accepted (HTTP 200)',
-		upload.status === 201 || upload.status === 202 ? delivery?.status === 200 : false,
-		`upload ${upload.status} scan ${scanId}, delivery ${delivery?.event} → ${delivery?.status ?? delivery?.error}`,
+		first.upload.status === 201 || first.upload.status === 202 ? first.delivery?.status === 200 : false,
+		`upload ${first.upload.status} scan ${first.scanId}, delivery ${first.delivery?.event} → ${first.delivery?.status ?? first.delivery?.error}`,
 	);
-
-	// The execution of this delivery (other checks' scans may run the trigger too while it is active).
-	const execution = await waitFor(async () => {
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
-		const body = (await rest('GET', `executions?filter=${filter}&limit=50`)).body;
-		const list = (body?.data?.results ?? body?.data ?? []).filter((e) => e.status === 'success' || e.finished);
-		for (const e of Array.isArray(list) ? list : []) {
-			const text = JSON.stringify((await rest('GET', `executions/${e.id}`)).body);
-			if (text.includes('scan.completed') && text.includes('e2e-invoice.pdf')) return e;
-		}
-		return undefined;
-	});
-	const carried = Boolean(execution);
 	ctx.check(
 		'the delivery ran the trigger workflow to success in n8n, with the delivery body as its item',
-		Boolean(execution) && carried,
-		execution ? `execution ${execution.id} (${execution.mode}), scan.completed for e2e-invoice.pdf ${carried ? 'in' : 'NOT in'} its data` : 'no execution',
+		Boolean(first.execution),
+		first.execution ? `execution ${first.execution.id} (${first.execution.mode}), scan.completed for e2e-invoice.pdf in its data` : 'no execution with it',
 	);
+
+	// n8n restarts: 1.x asks checkExists and keeps the webhook; 2.x does not ask. Either way one
+	// webhook must remain, and deliveries must still verify (the stored secret still matches).
+	if (ctx.restartN8n) {
+		await ctx.restartN8n();
+		const again = await deliver('e2e-after-restart.pdf', hook.id);
+		const hooks = (unwrap((await api('/webhooks')).body) ?? []).filter((h) => String(h.url).startsWith(`http://localhost:${port}/webhook/`));
+		ctx.check(
+			'after an n8n restart: still exactly one webhook for the trigger, and a delivery runs the workflow',
+			hooks.length === 1 && hooks[0].id === hook.id && again.delivery?.status === 200 && Boolean(again.execution),
+			`${hooks.length} webhook(s) (ids ${hooks.map((h) => h.id).join(', ')}), delivery → ${again.delivery?.status ?? again.delivery?.error ?? 'none'}, ${again.execution ? `execution ${again.execution.id}` : 'no execution'}`,
+		);
+	}
 
 	await setWorkflowActive(ctx, id, false);
 	const gone = await waitFor(async () => {

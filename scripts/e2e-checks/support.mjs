@@ -15,6 +15,7 @@
  * @property {{id:string,name:string,type:string}} credential
  * @property {string} filesDir                the folder n8n may read files from (sample invoices)
  * @property {string[]} n8nLog                every line `n8n start` printed so far
+ * @property {() => Promise<void>} restartN8n stops and starts `n8n start` (same home, port); new cookie
  * @property {(name:string, ok:boolean, detail?:string) => boolean} check
  * @property {(line:string) => void} log
  */
