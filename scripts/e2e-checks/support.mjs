@@ -98,12 +98,15 @@ export function sandboxApi(baseUrl, apiKey) {
 	};
 }
 
-/** n8n's REST API with the owner's cookie: rest(ctx)('GET', 'workflows/1') -> { status, ok, body }. */
-export function n8nRest({ n8nUrl, cookie }) {
+/**
+ * n8n's REST API with the owner's cookie: n8nRest(ctx)('GET', 'workflows/1') -> { status, ok, body }.
+ * Reads ctx.cookie at every call (ctx.restartN8n() logs in again).
+ */
+export function n8nRest(ctx) {
 	return async (method, pathname, body) => {
-		const res = await fetchOnceMore(new URL(`rest/${pathname}`, n8nUrl), {
+		const res = await fetchOnceMore(new URL(`rest/${pathname}`, ctx.n8nUrl), {
 			method,
-			headers: { cookie, 'content-type': 'application/json' },
+			headers: { cookie: ctx.cookie, 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await res.text();
