@@ -1,22 +1,28 @@
-// `npm run e2e`: proves the nodes work inside a real n8n (the one `npm start` uses).
+// `npm run e2e [-- --n8n <version>] [--verbose] [--keep]`: proves the nodes work inside a real n8n.
 //
-// 1. builds if needed, installs n8n if missing (.n8n-local/, see the README, "Real n8n");
-// 2. a fresh n8n home (.n8n-local/e2e-home) with this package linked as a community package,
-//    the sandbox on a free port, the credential "Document Scanning sandbox" imported;
-// 3. `n8n execute` of a Manual Trigger -> Account: Get -> Template: Get Many workflow, checked
-//    against what the sandbox itself answers;
-// 4. `n8n start` on a free port: the node and credential types are listed by n8n, the example
-//    "scan events" workflow (Document Scanning Trigger) is active, registers its webhook in the
-//    sandbox, and a real upload's signed scan.completed delivery runs it.
-// 5. the poll trigger (e2e-checks/poll-trigger.mjs); the editor in headless Chromium when
-//    `which chromium` finds one (e2e-checks/editor.mjs; screenshots into docs/images/).
-// Prints PASS/FAIL lines and `e2e: N passed, M failed`; exits 1 on any failure.
-import { rmSync, mkdirSync } from 'node:fs';
+// The n8n line: --n8n <version> or N8N_LOCAL_VERSION, default 1.123.81 (scripts/n8n-lines.mjs);
+// `.ci/run` runs it on every line of TESTED_N8N_VERSIONS.
+//
+// 1. builds if needed, installs that n8n if missing (.n8n-local/n8n-<version>/);
+// 2. a fresh n8n home in a temp folder, with this package installed the README's manual way
+//    (e2e-checks/manual-install.mjs), the sandbox on a free port, the credential imported, the
+//    sample invoices in .n8n-local/files/invoices/;
+// 3. `n8n execute`: Manual Trigger -> Account: Get -> Template: Get Many, checked against what the
+//    sandbox itself answers; the examples with a manual start (e2e-checks/examples.mjs);
+// 4. `n8n start` on a free port (task broker on another): types listed, credential test, the trigger
+//    examples activated and fed real events, the poll trigger (e2e-checks/poll-trigger.mjs).
+//
+// Hooks: a check module exports `async (ctx) => {}` and records results with ctx.check(); the
+// context is documented in e2e-checks/support.mjs (E2eContext). Add it to SERVER_CHECKS below.
+// Prints PASS/FAIL lines and finally `N passed, M failed`; exits 1 on any failure.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
 	CREDENTIAL,
 	DEFAULT_OWNER,
-	LOCAL,
+	FILES_DIR,
+	INVOICES_DIR,
 	SANDBOX_KEY,
 	PACKAGE_NAME,
 	ensureBuild,
@@ -26,33 +32,49 @@ import {
 	importCredential,
 	importExamples,
 	importWorkflow,
-	installPackage,
 	log,
 	login,
 	n8nEnv,
+	n8nLine,
 	n8nSpawn,
 	n8nSync,
+	pickVersion,
 	prefixOutput,
 	startSandbox,
 	stopChild,
 	waitForN8n,
 } from './n8n-local.mjs';
+import { writeSampleInvoices } from './sample-invoices.mjs';
+import { checkExamplesCli, checkExamplesServer } from './e2e-checks/examples.mjs';
+import { manualInstall } from './e2e-checks/manual-install.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
-import { checkWebhookAnswers } from './e2e-checks/webhook-answers.mjs';
 import { checkEditor, findChromium } from './e2e-checks/editor.mjs';
+import { createResults, fetchOnceMore, nodeItems, settle, parseRunOutput, sandboxApi, unwrap } from './e2e-checks/support.mjs';
+
+/** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
+const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger, checkEditorIfChromium];
+
+/** The editor in headless Chromium (e2e-checks/editor.mjs), when `which chromium` finds one. */
+async function checkEditorIfChromium(ctx) {
+	const executablePath = findChromium();
+	if (!executablePath) {
+		ctx.log('SKIP editor checks: no Chromium (`which chromium` finds none; apt-get install chromium)');
+		return;
+	}
+	await checkEditor({ ...ctx, owner: DEFAULT_OWNER, executablePath });
+}
 
 const started = Date.now();
-const results = [];
-const verbose = process.argv.includes('--verbose');
+const { version, rest: argv } = pickVersion(process.argv.slice(2));
+const line = n8nLine(version);
+const verbose = argv.includes('--verbose');
+const keep = argv.includes('--keep');
+const results = createResults();
+const check = results.check;
 let sandbox;
 let n8n;
+let home;
 const n8nLog = [];
-
-function check(name, ok, detail = '') {
-	results.push({ name, ok });
-	console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
-	return ok;
-}
 
 const E2E_WORKFLOW = {
 	id: 'docscanE2eTest01',
@@ -93,45 +115,38 @@ const E2E_WORKFLOW = {
 	settings: { executionOrder: 'v1' },
 };
 
-/** The JSON document `n8n execute --rawOutput` prints (log lines may surround it). */
-function parseRunOutput(stdout) {
-	const start = stdout.startsWith('{') ? 0 : stdout.indexOf('\n{') + 1;
-	const end = stdout.lastIndexOf('\n}');
-	if (start <= 0 && !stdout.startsWith('{')) throw new Error('no JSON in the output');
-	return JSON.parse(stdout.slice(start, end + 2));
-}
-
-function nodeItems(run, nodeName) {
-	const runs = run?.data?.resultData?.runData?.[nodeName];
-	return (runs?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
-}
-
-async function api(baseUrl, pathname, init = {}) {
-	const res = await fetch(`${baseUrl}${pathname}`, {
-		...init,
-		headers: { authorization: `Bearer ${SANDBOX_KEY}`, ...(init.headers ?? {}) },
-	});
-	const text = await res.text();
-	return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-const unwrap = (body) => (body && typeof body === 'object' && 'data' in body ? body.data : body);
-
 async function main() {
 	ensureBuild();
-	ensureN8n();
+	ensureN8n(line);
+	log(`n8n ${line.version} (${line.dir})`);
 
-	const home = path.join(LOCAL, 'e2e-home');
-	rmSync(home, { recursive: true, force: true });
-	mkdirSync(home, { recursive: true });
-	installPackage(home);
+	// A fresh home outside the repository: the package is resolved the way a user's n8n resolves it.
+	home = mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${line.version}-`));
+	if (!manualInstall({ home, line, check, log })) return;
 	const port = await freePort();
-	const env = n8nEnv({ home, port });
+	const brokerPort = await freePort();
+	const env = n8nEnv({ line, home, port, brokerPort });
 	const n8nUrl = `http://localhost:${port}/`;
+	const samples = writeSampleInvoices(INVOICES_DIR);
 
 	sandbox = await startSandbox({ port: 0, quiet: true, echo: verbose, extraArgs: ['--processing-delay-ms', '50'] });
-	log(`sandbox on ${sandbox.baseUrl}, n8n home ${path.relative(process.cwd(), home)}, n8n port ${port}`);
+	log(`sandbox on ${sandbox.baseUrl}, n8n home ${home}, n8n port ${port}, task broker port ${brokerPort}, ${samples.length} sample invoices`);
 	const origin = new URL(sandbox.baseUrl).origin;
+	const api = sandboxApi(sandbox.baseUrl, SANDBOX_KEY);
+	const ctx = {
+		line,
+		env,
+		home,
+		n8nUrl,
+		cookie: undefined,
+		sandboxBaseUrl: sandbox.baseUrl,
+		apiKey: SANDBOX_KEY,
+		credential: CREDENTIAL,
+		filesDir: FILES_DIR,
+		n8nLog,
+		check,
+		log,
+	};
 
 	// ---- imports (the first n8n command also creates the database) --------------------------
 	let t = Date.now();
@@ -151,25 +166,27 @@ async function main() {
 	}
 
 	// ---- n8n execute: Manual Trigger -> Account: Get -> Template: Get Many ------------------
-	await fetch(`${origin}/__sandbox/requests`, { method: 'DELETE' });
+	await settle();
+	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
 	t = Date.now();
 	const exec = n8nSync(['execute', `--id=${E2E_WORKFLOW.id}`, '--rawOutput'], { env, timeoutMs: 180_000 });
+	await settle();
 	let run;
 	try {
 		run = parseRunOutput(exec.stdout);
-	} catch (err) {
+	} catch {
 		console.log(exec.stdout.slice(-3000));
 		console.log(exec.stderr.slice(-3000));
 	}
 	const execError = run?.data?.resultData?.error;
 	check(
-		'n8n execute runs the workflow without error',
+		'n8n execute runs the workflow without error (the package loaded from the manual install)',
 		exec.status === 0 && run !== undefined && !execError,
 		`exit ${exec.status}, ${Date.now() - t} ms${execError ? `, error: ${execError.message}` : ''}`,
 	);
 
 	// What n8n sent (read before this script makes its own requests).
-	const requests = unwrap(await (await fetch(`${origin}/__sandbox/requests`)).json()) ?? [];
+	const requests = unwrap(await (await fetchOnceMore(`${origin}/__sandbox/requests`)).json()) ?? [];
 	const seen = requests.map((r) => `${r.method} ${r.path} ${r.status} (${r.authScheme})`);
 	check(
 		'the sandbox got the nodes’ requests, authenticated with the credential',
@@ -180,7 +197,7 @@ async function main() {
 		seen.join(', '),
 	);
 
-	const account = unwrap((await api(sandbox.baseUrl, '/account')).body);
+	const account = unwrap((await api('/account')).body);
 	const balance = nodeItems(run, 'Balance');
 	check(
 		'Account → Get returns the balance (remaining_scans) from the sandbox',
@@ -188,25 +205,30 @@ async function main() {
 		JSON.stringify(balance[0] ?? null),
 	);
 
-	const sandboxTemplates = unwrap((await api(sandbox.baseUrl, '/templates?per_page=100')).body);
+	const sandboxTemplates = unwrap((await api('/templates?per_page=100')).body);
 	const expected = sandboxTemplates.map((tpl) => tpl.name).sort();
 	const got = nodeItems(run, 'Templates').map((tpl) => tpl.name).sort();
-	check(
-		'Template → Get Many returns the sandbox templates',
-		got.length > 0 && JSON.stringify(got) === JSON.stringify(expected),
-		`${got.join(', ')}`,
-	);
+	check('Template → Get Many returns the sandbox templates', got.length > 0 && JSON.stringify(got) === JSON.stringify(expected), `${got.join(', ')}`);
 
-	// ---- n8n start: types loaded, trigger example active, delivery runs it -------------------
-	const activate = n8nSync(['update:workflow', '--id=docscanExample03', '--active=true'], { env });
-	check('n8n update:workflow activates the example "scan events" workflow', activate.status === 0, `exit ${activate.status}`);
+	// ---- the examples that start by hand, with `n8n execute` (e2e-checks/examples.mjs) -------
+	await checkExamplesCli(ctx);
 
+	// ---- n8n start: types loaded, credential test, then SERVER_CHECKS -------------------------
 	t = Date.now();
-	n8n = n8nSpawn(['start'], { env });
-	prefixOutput(n8n.stdout, '[n8n] ', verbose ? process.stdout : null, (l) => n8nLog.push(l));
-	prefixOutput(n8n.stderr, '[n8n] ', verbose ? process.stderr : null, (l) => n8nLog.push(l));
-	try {
+	const startN8n = async () => {
+		n8n = n8nSpawn(['start'], { env });
+		prefixOutput(n8n.stdout, '[n8n] ', verbose ? process.stdout : null, (l) => n8nLog.push(l));
+		prefixOutput(n8n.stderr, '[n8n] ', verbose ? process.stderr : null, (l) => n8nLog.push(l));
 		await waitForN8n(n8nUrl, { child: n8n });
+	};
+	/** Stops and starts `n8n start` on the same home and port; logs in again (ctx.cookie). */
+	ctx.restartN8n = async () => {
+		await stopChild(n8n);
+		await startN8n();
+		ctx.cookie = await login(n8nUrl);
+	};
+	try {
+		await startN8n();
 		check('n8n start is ready', true, `${Date.now() - t} ms`);
 	} catch (err) {
 		check('n8n start is ready', false, err.message);
@@ -216,6 +238,7 @@ async function main() {
 
 	await ensureOwner(n8nUrl);
 	const cookie = await login(n8nUrl);
+	ctx.cookie = cookie;
 	const nodeTypes = await (await fetch(new URL('types/nodes.json', n8nUrl), { headers: { cookie } })).json();
 	const credTypes = await (await fetch(new URL('types/credentials.json', n8nUrl), { headers: { cookie } })).json();
 	const nodeNames = new Set(nodeTypes.map((n) => n.name));
@@ -224,11 +247,7 @@ async function main() {
 		nodeNames.has(`${PACKAGE_NAME}.documentScanning`) && nodeNames.has(`${PACKAGE_NAME}.documentScanningTrigger`),
 		`${nodeNames.size} node types loaded${nodeNames.has(`${PACKAGE_NAME}.documentScanningTool`) ? ', AI tool variant too' : ''}`,
 	);
-	check(
-		'n8n lists the credential type documentScanningApi',
-		credTypes.some((c) => c.name === 'documentScanningApi'),
-		`${credTypes.length} credential types loaded`,
-	);
+	check('n8n lists the credential type documentScanningApi', credTypes.some((c) => c.name === 'documentScanningApi'), `${credTypes.length} credential types loaded`);
 	const packageErrors = n8nLog.filter((l) => /error/i.test(l) && /document-scanning|documentScanning/i.test(l));
 	check('n8n logs no error about the package', packageErrors.length === 0, packageErrors.slice(0, 3).join(' | '));
 
@@ -243,70 +262,12 @@ async function main() {
 	const credTestBody = await credTest.json().catch(() => ({}));
 	check('the credential test (GET /account) passes in n8n', credTest.ok && credTestBody?.data?.status === 'OK', JSON.stringify(credTestBody?.data ?? credTestBody));
 
-	// Activation registered the trigger's webhook in the sandbox.
-	let hook;
-	const deadline = Date.now() + 30_000;
-	while (!hook && Date.now() < deadline) {
-		const hooks = unwrap((await api(sandbox.baseUrl, '/webhooks')).body) ?? [];
-		hook = hooks.find((h) => String(h.url).startsWith(`http://localhost:${port}/webhook/`));
-		if (!hook) await new Promise((r) => setTimeout(r, 500));
-	}
-	check('the active Document Scanning Trigger registered its webhook in the sandbox', Boolean(hook), hook?.url ?? 'none');
-
-	if (hook) {
-		const form = new FormData();
-		form.append('template_id', String(sandboxTemplates.find((tpl) => tpl.is_active !== false)?.id ?? sandboxTemplates[0].id));
-		form.append('file', new Blob([Buffer.from('%PDF-1.4\n% e2e\n')], { type: 'application/pdf' }), 'e2e-invoice.pdf');
-		const upload = await api(sandbox.baseUrl, '/scans', { method: 'POST', body: form });
-		const scanId = unwrap(upload.body)?.id;
-		const waited = await fetch(`${origin}/__sandbox/deliveries/wait`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ count: 1, timeoutMs: 30_000 }),
-		});
-		const deliveries = unwrap(await waited.json()) ?? [];
-		const delivery = (Array.isArray(deliveries) ? deliveries : []).find((d) => d.webhookId === hook.id);
-		check(
-			'a signed scan delivery to n8n is accepted (HTTP 200)',
-			upload.status === 201 || upload.status === 202 ? delivery?.status === 200 : false,
-			`upload ${upload.status} scan ${scanId}, delivery ${delivery?.event} → ${delivery?.status ?? delivery?.error}`,
-		);
-
-		let execution;
-		const until = Date.now() + 30_000;
-		while (!execution && Date.now() < until) {
-			const filter = encodeURIComponent(JSON.stringify({ workflowId: 'docscanExample03' }));
-			const res = await fetch(new URL(`rest/executions?filter=${filter}`, n8nUrl), { headers: { cookie } });
-			const body = await res.json().catch(() => ({}));
-			const list = body?.data?.results ?? body?.data ?? [];
-			execution = (Array.isArray(list) ? list : []).find((e) => e.status === 'success' || e.finished);
-			if (!execution) await new Promise((r) => setTimeout(r, 500));
+	for (const serverCheck of SERVER_CHECKS) {
+		try {
+			await serverCheck(ctx);
+		} catch (err) {
+			check(`${serverCheck.name} ran to the end`, false, err.stack ?? String(err));
 		}
-		let carried = false;
-		if (execution) {
-			const res = await fetch(new URL(`rest/executions/${execution.id}`, n8nUrl), { headers: { cookie } });
-			const text = await res.text();
-			carried = text.includes('scan.completed') && text.includes('e2e-invoice.pdf');
-		}
-		check(
-			'the delivery ran the trigger workflow to success in n8n, with the delivery body as its item',
-			Boolean(execution) && carried,
-			execution ? `execution ${execution.id} (${execution.mode}), scan.completed for e2e-invoice.pdf ${carried ? 'in' : 'NOT in'} its data` : 'no execution',
-		);
-	}
-
-	// ---- The trigger's answers and refusals (issue #8): scripts/e2e-checks/webhook-answers.mjs --
-	if (hook) await checkWebhookAnswers({ hook, sandboxBaseUrl: sandbox.baseUrl, check });
-
-	// ---- Document Scanning Poll Trigger (issue #11): scripts/e2e-checks/poll-trigger.mjs ------
-	await checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, credential: CREDENTIAL, check, log });
-
-	// ---- The editor in a real browser (issue #9): scripts/e2e-checks/editor.mjs --------------
-	const chromium = findChromium();
-	if (chromium) {
-		await checkEditor({ n8nUrl, owner: DEFAULT_OWNER, sandboxBaseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, executablePath: chromium, check, log });
-	} else {
-		log('SKIP editor checks: no Chromium (`which chromium` finds none; apt-get install chromium)');
 	}
 }
 
@@ -320,8 +281,8 @@ try {
 } finally {
 	await Promise.all([stopChild(n8n), stopChild(sandbox?.child)]);
 }
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
-console.log(`e2e: ${passed} passed, ${failed} failed`);
-process.exit(failed > 0 || crashed ? 1 : 0);
+if (home && (keep || results.failed > 0)) log(`n8n home kept for a look: ${home}`);
+else if (home) rmSync(home, { recursive: true, force: true });
+console.log(`(n8n ${line.version}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+console.log(results.summary());
+process.exit(results.failed > 0 || crashed ? 1 : 0);

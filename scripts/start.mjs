@@ -1,17 +1,20 @@
 // `npm start`: the local API sandbox plus a real n8n with this package's nodes, the credential
 // "Document Scanning sandbox" and the example workflows loaded. See the README, "Real n8n".
 //
-//   npm start                     sandbox on :8787 + n8n on :5678 (first start installs n8n, 3-7 min)
+//   npm start                     sandbox on :8787 + n8n 1.123.81 on :5678 (first start installs n8n, 3-7 min)
+//   npm start -- --n8n 2.40.7     the same on another n8n line (own install and home per version)
 //   npm start -- --sandbox-only   only the sandbox (same as npm run start:sandbox)
 //   npm start -- --no-owner       do not create the local owner account (n8n asks for one on first open)
 //
-// Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_OWNER_EMAIL / N8N_OWNER_PASSWORD.
+// Environment: N8N_LOCAL_VERSION (1.123.81; --n8n wins), N8N_PORT (5678; the task broker of n8n 2.x
+// takes N8N_PORT + 1), SANDBOX_PORT (8787), N8N_OWNER_EMAIL / N8N_OWNER_PASSWORD.
+// The example "Invoices → line items → ERP" reads the sample PDFs start writes to .n8n-local/files/invoices/.
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import {
-	DEFAULT_HOME,
 	DEFAULT_OWNER,
+	INVOICES_DIR,
 	ROOT,
 	SANDBOX_KEY,
 	CREDENTIAL,
@@ -23,19 +26,23 @@ import {
 	installPackage,
 	log,
 	n8nEnv,
+	n8nLine,
 	n8nSpawn,
+	pickVersion,
 	portIsFree,
 	prefixOutput,
 	startSandbox,
 	stopChild,
 	waitForN8n,
 } from './n8n-local.mjs';
+import { writeSampleInvoices } from './sample-invoices.mjs';
 
 const { values: flags } = parseArgs({
 	options: {
 		'sandbox-only': { type: 'boolean' },
 		'no-owner': { type: 'boolean' },
 		'quiet-sandbox': { type: 'boolean' },
+		n8n: { type: 'string' },
 		help: { type: 'boolean' },
 	},
 	strict: true,
@@ -45,10 +52,11 @@ if (flags.help) {
 	console.log(
 		[
 			'npm start [-- options]',
+			'  --n8n <version>  the n8n line: 1.123.81 (default) or 2.40.7 (each has its own install and home)',
 			'  --sandbox-only   only the API sandbox (npm run start:sandbox)',
 			'  --no-owner       do not set up the local owner account automatically',
 			'  --quiet-sandbox  no per-request log from the sandbox',
-			'Environment: N8N_PORT (5678), SANDBOX_PORT (8787), N8N_OWNER_EMAIL, N8N_OWNER_PASSWORD',
+			'Environment: N8N_LOCAL_VERSION, N8N_PORT (5678), SANDBOX_PORT (8787), N8N_OWNER_EMAIL, N8N_OWNER_PASSWORD',
 		].join('\n'),
 	);
 	process.exit(0);
@@ -68,22 +76,27 @@ if (flags['sandbox-only']) {
 
 async function main() {
 	const startedAt = Date.now();
+	const line = n8nLine(pickVersion(flags.n8n ? ['--n8n', flags.n8n] : []).version);
 	const n8nPort = Number(process.env.N8N_PORT) || 5678;
+	const brokerPort = n8nPort + 1;
 	const sandboxPort = Number(process.env.SANDBOX_PORT) || 8787;
-	for (const [name, port] of [
+	const ports = [
 		['n8n (N8N_PORT)', n8nPort],
 		['sandbox (SANDBOX_PORT)', sandboxPort],
-	]) {
+	];
+	if (line.major >= 2) ports.push(["n8n's task broker (N8N_PORT + 1)", brokerPort]);
+	for (const [name, port] of ports) {
 		if (!(await portIsFree(port))) {
-			console.error(`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)\)/)[1]}=<another port>.`);
+			console.error(`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)/)[1]}=<another port>.`);
 			process.exit(1);
 		}
 	}
 
 	ensureBuild();
-	ensureN8n();
-	installPackage(DEFAULT_HOME);
-	const env = n8nEnv({ home: DEFAULT_HOME, port: n8nPort });
+	ensureN8n(line);
+	installPackage(line.home, line);
+	const invoices = writeSampleInvoices(INVOICES_DIR);
+	const env = n8nEnv({ line, home: line.home, port: n8nPort, brokerPort });
 	const n8nUrl = `http://localhost:${n8nPort}/`;
 
 	let sandbox;
@@ -141,11 +154,13 @@ async function main() {
 			[
 				'',
 				'==================================================================',
-				` n8n is running with n8n-nodes-document-scanning loaded (ready in ${Math.round((Date.now() - startedAt) / 1000)} s)`,
+				` n8n ${line.version} is running with n8n-nodes-document-scanning loaded (ready in ${Math.round((Date.now() - startedAt) / 1000)} s)`,
 				`  Open:      ${n8nUrl}`,
 				owner,
 				`  Workflows: ${workflows.join(', ')} (inactive)`,
 				`  Credential "${CREDENTIAL.name}" (id ${CREDENTIAL.id}) -> ${sandbox.baseUrl}`,
+				`  Files:     ${invoices.length} sample invoices in ${path.relative(ROOT, INVOICES_DIR)}/ (read by "Invoices → line items → ERP")`,
+				`  Other line: npm start -- --n8n ${line.version === '2.40.7' ? '1.123.81' : '2.40.7'}`,
 				` Document Scanning API sandbox`,
 				`  Base URL:  ${sandbox.baseUrl}`,
 				`  API key:   ${SANDBOX_KEY}`,

@@ -47,6 +47,16 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 		const requests = unwrap(await (await fetch(`${origin}/__sandbox/requests`)).json()) ?? [];
 		return requests.filter((r) => r.method === 'GET' && r.path === '/scans').length;
 	};
+	/** The GET /scans count once it exceeds `count` (or after 20 s). */
+	const pollsAbove = async (count) => {
+		const deadline = Date.now() + 20_000;
+		let now = await scanPolls();
+		while (now <= count && Date.now() < deadline) {
+			await sleep(250);
+			now = await scanPolls();
+		}
+		return now;
+	};
 	const upload = async (filename) => {
 		const form = new FormData();
 		form.append('template_id', '1');
@@ -126,7 +136,8 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 	const historyNames = historyIds.map((id) => `seeded-scan-${id}.pdf`);
 	const pollsBefore = await scanPolls();
 	const activated = await setActive(true);
-	const pollsAfter = await scanPolls();
+	// n8n 2.x finishes activating after the REST call returns: poll for the effect.
+	const pollsAfter = await pollsAbove(pollsBefore);
 	check(
 		'poll trigger: activation succeeds and polls at once (no history emitted)',
 		activated.ok && pollsAfter > pollsBefore,
@@ -158,7 +169,7 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 	await setActive(false);
 	const pollsBeforeRe = await scanPolls();
 	const reactivated = await setActive(true);
-	const pollsAfterRe = await scanPolls();
+	const pollsAfterRe = await pollsAbove(pollsBeforeRe);
 	await sleep(3_000); // an emitted poll would have created its execution by now
 	list = await executions();
 	check(

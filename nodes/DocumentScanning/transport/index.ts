@@ -9,8 +9,9 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
+import { pause } from '../helpers/pause';
 import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
 
 /**
@@ -138,7 +139,7 @@ async function pauseWithin(ms: number, deadline: number | undefined, signal?: Ab
 	const left = deadline === undefined ? ms : Math.min(ms, deadline - Date.now());
 	if (left <= 0) return false;
 	try {
-		await sleepWithAbort(left, signal);
+		await pause(left, signal);
 	} catch {
 		// Cancelled: the caller gives up with the error it already has.
 		return false;

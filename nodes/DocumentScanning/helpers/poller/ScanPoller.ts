@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { sleepWithAbort } from 'n8n-workflow';
+import { pause } from '../pause';
 
 import { mapWithConcurrency } from '../utils';
 import { failedScanError, FINAL_STATUSES, timeoutError } from '../wait';
@@ -141,7 +141,7 @@ export class ScanPoller {
 		if (ms <= 0) return;
 		const nap = new AbortController();
 		this.nap = nap;
-		const sleeping = sleepWithAbort(Math.min(ms, MAX_TIMER_MS), nap.signal).catch(() => undefined);
+		const sleeping = pause(Math.min(ms, MAX_TIMER_MS), nap.signal).catch(() => undefined);
 		await Promise.race(work ? [sleeping, work] : [sleeping]);
 		nap.abort();
 	}

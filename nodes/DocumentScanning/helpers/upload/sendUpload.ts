@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
 import type { UploadFile } from '../binary';
+import { pause as pauseFor } from '../pause';
 import type { ExecutionScope } from '../utils';
 import { findCandidates } from './candidates';
 import type { FileRef, SearchReason } from './errors';
@@ -139,7 +140,7 @@ async function pause(ctx: IExecuteFunctions, ms: number): Promise<boolean> {
 	const signal = ctx.getExecutionCancelSignal?.();
 	if (signal?.aborted) return false;
 	try {
-		await sleepWithAbort(ms, signal);
+		await pauseFor(ms, signal);
 		return true;
 	} catch {
 		return false;

@@ -1,0 +1,48 @@
+import * as workflow from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+/** Longest single sleep of the fallback: how long a timer may outlive an abort. */
+export const PAUSE_SLICE_MS = 1000;
+
+type SleepWithAbort = (ms: number, abortSignal?: AbortSignal) => Promise<void>;
+
+/** The error an aborted pause rejects with (callers catch it and stop waiting). */
+export class PauseAbortedError extends Error {
+	constructor() {
+		super('The wait was cancelled');
+		this.name = 'PauseAbortedError';
+	}
+}
+
+/**
+ * Waits `ms` with n8n-workflow's own `sleep` in slices of at most PAUSE_SLICE_MS, and rejects with
+ * PauseAbortedError as soon as `signal` aborts.
+ */
+export async function slicedPause(ms: number, signal?: AbortSignal): Promise<void> {
+	if (signal?.aborted) throw new PauseAbortedError();
+	const until = Date.now() + ms;
+	let onAbort = (): void => {};
+	const aborted = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new PauseAbortedError());
+		signal?.addEventListener('abort', onAbort, { once: true });
+	});
+	aborted.catch(() => undefined);
+	try {
+		for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
+			await Promise.race([sleep(Math.min(left, PAUSE_SLICE_MS)), aborted]);
+		}
+	} finally {
+		signal?.removeEventListener('abort', onAbort);
+	}
+}
+
+/**
+ * Waits `ms`; rejects when `signal` aborts. Uses n8n-workflow's `sleepWithAbort` where the running
+ * n8n has it; n8n 2.x's n8n-workflow (2.40) no longer exports it, and the nodes must not call
+ * setTimeout themselves (n8n's community node rules), so there slicedPause() stands in.
+ */
+export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	const native = (workflow as unknown as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;
+	if (typeof native === 'function') return await native(ms, signal);
+	return await slicedPause(ms, signal);
+}
