@@ -22,7 +22,11 @@ test('its first screen names the service and gives npm start, npm test and npm r
 });
 
 test('gives the manual install with --omit=peer in n8n\'s nodes folder', () => {
-	expect(readme).toContain('cd ~/.n8n/nodes\nnpm install n8n-nodes-document-scanning --omit=peer\n');
+	// The e2e (scripts/e2e-checks/manual-install.mjs) runs the same steps: a package.json in the
+	// nodes folder, then this exact install command.
+	expect(readme).toContain(
+		'cd ~/.n8n/nodes\n[ -f package.json ] || echo \'{"name":"installed-nodes","private":true}\' > package.json\nnpm install n8n-nodes-document-scanning --omit=peer\n',
+	);
 });
 
 test('has the sections users look for', () => {
