@@ -11,3 +11,7 @@ function copyAssets() {
 }
 
 task('build:assets', copyAssets);
+
+// `npm run build` calls this through scripts/build-assets.js rather than the gulp CLI, whose
+// v8flags cache would be written into ~/.cache.
+module.exports = { copyAssets };

@@ -18,7 +18,7 @@
 //   check(name, ok, detail) records one PASS/FAIL line (the e2e runner's function);
 //   executablePath: the Chromium binary (findChromium() gives `which chromium`).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -213,8 +213,23 @@ export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, execu
 	playwright.selectors.setTestIdAttribute('data-test-id');
 
 	let browser;
+	let browserHome;
 	try {
-		browser = await playwright.chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+		// Chromium keeps config, caches and an NSS database under HOME / XDG folders: point them at a
+		// temp folder so the e2e writes nothing into the user's home.
+		browserHome = mkdtempSync(path.join(tmpdir(), 'docscan-chromium-'));
+		browser = await playwright.chromium.launch({
+			executablePath,
+			headless: true,
+			args: ['--no-sandbox'],
+			env: {
+				...process.env,
+				HOME: browserHome,
+				XDG_CONFIG_HOME: path.join(browserHome, 'config'),
+				XDG_CACHE_HOME: path.join(browserHome, 'cache'),
+				XDG_DATA_HOME: path.join(browserHome, 'data'),
+			},
+		});
 	} catch (err) {
 		check('editor: Chromium starts (headless)', false, err.message.split('\n')[0]);
 		return;
@@ -262,6 +277,7 @@ export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, execu
 		}
 	} finally {
 		await browser.close();
+		rmSync(browserHome, { recursive: true, force: true });
 		log(`editor checks: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 	}
 }
