@@ -35,10 +35,14 @@ import {
 	waitForN8n,
 } from './n8n-local.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
+import { runQueueE2e } from './e2e-queue/index.mjs';
 
 const started = Date.now();
 const results = [];
 const verbose = process.argv.includes('--verbose');
+// `--queue`: queue mode instead (scripts/e2e-queue/); `--queue-parts=checks,load,faults` picks parts.
+const queue = process.argv.includes('--queue');
+const queueParts = process.argv.find((a) => a.startsWith('--queue-parts='))?.split('=')[1].split(',');
 let sandbox;
 let n8n;
 const n8nLog = [];
@@ -296,7 +300,8 @@ async function main() {
 
 let crashed;
 try {
-	await main();
+	if (queue) await runQueueE2e({ check, verbose, only: queueParts });
+	else await main();
 } catch (err) {
 	crashed = err;
 	check('e2e ran to the end', false, err.stack ?? String(err));
