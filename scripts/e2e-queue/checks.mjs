@@ -94,11 +94,13 @@ export async function runChecks(ctx) {
 		const form = new FormData();
 		form.append('template_id', '1');
 		form.append('data', new Blob([Buffer.from('%PDF-1.4\n% queue e2e upload\n')], { type: 'application/pdf' }), 'queue-upload.pdf');
+		await rest.activate(UPLOAD_WORKFLOW.id);
 		const res = await fetch(new URL('webhook/queue-e2e-upload', procs.webhook.url), { method: 'POST', body: form });
 		const scan = await res.json().catch(() => ({}));
 		const binaryRows = Number((await db.query('select count(*) as n from binary_data')).rows[0].n);
 		const runs = await rest.executions(UPLOAD_WORKFLOW.id, 5);
 		const uploadExec = runs[0];
+		await rest.deactivate(UPLOAD_WORKFLOW.id);
 		ctx.uploadedScanId = Number(scan?.id);
 		check(
 			'queue: an upload with Wait for Completion from binary data in database mode (file received by the webhook process, uploaded by a worker)',

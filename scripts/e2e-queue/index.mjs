@@ -7,17 +7,26 @@
 //   load.mjs    signed deliveries vs n8n's plain Webhook node, 100 uploads in one execution;
 //   faults.mjs  a worker killed mid-batch, Redis restarted while idle.
 // Everything started here is stopped by pid at the end, also on failure.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuild, ensureN8n, importCredential, importWorkflow, log, startSandbox, stopChild, N8N_VERSION } from '../n8n-local.mjs';
+import { ensureBuild, ensureN8n, importCredential, log, n8nSync, startSandbox, stopChild, N8N_VERSION } from '../n8n-local.mjs';
 import { startPostgres, startRedis } from './services.mjs';
 import { createProcesses } from './processes.mjs';
 import { MainRest } from './rest.mjs';
-import { ACTION_WORKFLOW, PLAIN_WORKFLOW, TRIGGER_WORKFLOW, UPLOAD_WORKFLOW } from './workflows.mjs';
+import { ACTION_WORKFLOW, BATCH_FAULT_WORKFLOW, BATCH_LOAD_WORKFLOW, PLAIN_WORKFLOW, TRIGGER_WORKFLOW, UPLOAD_WORKFLOW } from './workflows.mjs';
 import { runChecks } from './checks.mjs';
 import { runLoad } from './load.mjs';
 import { runFaults } from './faults.mjs';
+
+/** One `n8n import:workflow --separate` for all (each n8n CLI start costs seconds). */
+function importWorkflows(workflows, env) {
+	const dir = path.join(env.N8N_USER_FOLDER, 'import', 'queue-workflows');
+	mkdirSync(dir, { recursive: true });
+	for (const wf of workflows) writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2) + '\n');
+	const r = n8nSync(['import:workflow', '--separate', `--input=${dir}`], { env });
+	if (r.status !== 0 || /An error occurred/i.test(r.stdout + r.stderr)) throw new Error(`n8n import:workflow failed (exit ${r.status}): ${r.stdout}${r.stderr}`);
+}
 
 /**
  * Runs the queue-mode e2e; `check(name, ok, detail)` records a result (the caller's). Returns
@@ -62,7 +71,7 @@ export async function runQueueE2e({ check, verbose = false, only } = {}) {
 			// The CLI imports run the migrations on the empty database.
 			const env = ctx.procs.main.env;
 			importCredential({ baseUrl: ctx.sandbox.baseUrl, env });
-			for (const wf of [ACTION_WORKFLOW, UPLOAD_WORKFLOW, TRIGGER_WORKFLOW, PLAIN_WORKFLOW]) importWorkflow(wf, { env });
+			importWorkflows([ACTION_WORKFLOW, UPLOAD_WORKFLOW, TRIGGER_WORKFLOW, PLAIN_WORKFLOW, BATCH_LOAD_WORKFLOW, BATCH_FAULT_WORKFLOW], env);
 
 			const { main, webhook, workers } = ctx.procs;
 			main.start(verbose);

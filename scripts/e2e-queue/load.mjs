@@ -1,1 +1,179 @@
-export async function runLoad() {}
+// Load on queue mode: signed deliveries to the webhook process (vs forged ones, vs n8n's plain
+// Webhook node), and 100 uploads in one execution on a worker. The figures are benchmarks
+// (printed, recorded in the README), never timed assertions; the counts are assertions.
+import { createHmac } from 'node:crypto';
+import { nodeOutput } from './rest.mjs';
+import { pgClient } from './services.mjs';
+import { deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, workerOf } from './checks.mjs';
+import { BATCH_LOAD_WORKFLOW, PLAIN_PATH, PLAIN_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
+
+export const DELIVERIES = Number(process.env.QUEUE_E2E_DELIVERIES) || 300;
+export const AT_A_TIME = 30;
+/** The service waits this long for an answer (spec: "waits up to 10 seconds"). */
+const SERVICE_WAIT_MS = 10_000;
+
+/** Sends `count` requests, `width` at a time; returns each answer's status and time, and the wall time. */
+export async function blast(count, width, request) {
+	const results = new Array(count);
+	let next = 0;
+	const started = Date.now();
+	const lane = async () => {
+		for (let i = next++; i < count; i = next++) {
+			const t = Date.now();
+			try {
+				const res = await request(i, AbortSignal.timeout(SERVICE_WAIT_MS));
+				await res.arrayBuffer();
+				results[i] = { status: res.status, ms: Date.now() - t };
+			} catch (err) {
+				results[i] = { status: 0, ms: Date.now() - t, error: err.name };
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: width }, lane));
+	const wallMs = Date.now() - started;
+	const times = results.map((r) => r.ms).sort((a, b) => a - b);
+	return {
+		results,
+		wallMs,
+		perSecond: (count / wallMs) * 1000,
+		p50: times[Math.floor(count * 0.5)],
+		p95: times[Math.floor(count * 0.95)],
+		max: times[count - 1],
+	};
+}
+
+/** Executions of a workflow newer than `afterId`, by status. */
+async function executionCounts(db, workflowId, afterId) {
+	const { rows } = await db.query(
+		'select status, count(*)::int as n, max("stoppedAt") as last from execution_entity where "workflowId" = $1 and id > $2 group by status',
+		[workflowId, afterId],
+	);
+	return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+async function lastExecutionId(db) {
+	return Number((await db.query('select coalesce(max(id), 0) as id from execution_entity')).rows[0].id);
+}
+
+/** How many successful executions carry each marker `<prefix>-<i>-x` in their data. */
+async function markerCounts(db, workflowId, afterId, prefix) {
+	const { rows } = await db.query(
+		`select m[1] as marker, count(distinct e.id)::int as n
+		   from execution_entity e join execution_data d on d."executionId" = e.id,
+		        lateral regexp_matches(d.data, '(${prefix}-[0-9]+)-x', 'g') as m
+		  where e."workflowId" = $1 and e.id > $2 and e.status = 'success'
+		  group by 1`,
+		[workflowId, afterId],
+	);
+	return new Map(rows.map((r) => [r.marker, r.n]));
+}
+
+/** Waits until `expected` executions of the workflow (after `afterId`) are finished; returns when the last stopped. */
+async function settle(db, workflowId, afterId, expected, timeoutMs = 300_000) {
+	await waitFor(
+		`${expected} finished executions of ${workflowId}`,
+		async () => {
+			const counts = await executionCounts(db, workflowId, afterId);
+			const done = Object.entries(counts).filter(([s]) => !['new', 'running', 'waiting'].includes(s)).reduce((a, [, n]) => a + n, 0);
+			return done >= expected;
+		},
+		timeoutMs,
+	);
+	const { rows } = await db.query('select max("stoppedAt") as last from execution_entity where "workflowId" = $1 and id > $2', [workflowId, afterId]);
+	return new Date(rows[0].last).getTime();
+}
+
+const ok2xx = (r) => r.status >= 200 && r.status < 300;
+
+async function deliveryLoad(ctx, db, { name, workflowId, prefix, send }) {
+	const { check, figures } = ctx;
+	const afterId = await lastExecutionId(db);
+	const start = Date.now();
+	const load = await blast(DELIVERIES, AT_A_TIME, (i, signal) => send(deliveryBody(`${prefix}-${i}-x`), signal));
+	const lastStop = await settle(db, workflowId, afterId, DELIVERIES);
+	const counts = await executionCounts(db, workflowId, afterId);
+	const markers = await markerCounts(db, workflowId, afterId, prefix);
+	const accepted = load.results.filter(ok2xx).length;
+	const lost = DELIVERIES - [...markers.values()].filter((n) => n >= 1).length;
+	const duplicated = [...markers.values()].filter((n) => n > 1).length;
+	const processed = (DELIVERIES / Math.max(1, lastStop - start)) * 1000;
+	check(
+		`queue load: ${DELIVERIES} ${name}, ${AT_A_TIME} at a time: each answered 2xx within 10 s, exactly one successful execution each`,
+		accepted === DELIVERIES && (counts.success ?? 0) === DELIVERIES && lost === 0 && duplicated === 0 && Object.keys(counts).every((s) => s === 'success'),
+		`${accepted}/${DELIVERIES} 2xx, executions ${JSON.stringify(counts)}, ${lost} lost, ${duplicated} duplicated; answer p50 ${load.p50} ms, p95 ${load.p95} ms, max ${load.max} ms`,
+	);
+	figures[`${name}: accepted/s (webhook process answers)`] = load.perSecond.toFixed(1);
+	figures[`${name}: processed/s (first send to last execution stopped)`] = processed.toFixed(1);
+	figures[`${name}: answer p50 / p95 / max ms`] = `${load.p50} / ${load.p95} / ${load.max}`;
+	return { accepted: load.perSecond, processed };
+}
+
+export async function runLoad(ctx) {
+	const { check, rest, procs, figures } = ctx;
+	const db = await pgClient(ctx.pg);
+	try {
+		// ---- signed deliveries to the Document Scanning Trigger ----------------------------------
+		await rest.activate(TRIGGER_WORKFLOW.id);
+		const hook = (await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]));
+		const sign = await signer(ctx, hook.id);
+		const post = (url, headers) => (body, signal) =>
+			fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-event': 'scan.completed', ...headers(body) }, body, signal });
+		const signed = await deliveryLoad(ctx, db, {
+			name: 'signed deliveries (Document Scanning Trigger)',
+			workflowId: TRIGGER_WORKFLOW.id,
+			prefix: 'qload-signed',
+			send: post(hook.url, (body) => ({ 'x-service-signature': sign(body) })),
+		});
+
+		// ---- forged deliveries: all 401, no execution (a signed sentinel after them runs) ----------
+		const forgedAfter = await lastExecutionId(db);
+		// Well-formed signatures made with the wrong secret.
+		const forgedSign = (body) => `sha256=${createHmac('sha256', 'not-the-webhook-secret').update(body, 'utf8').digest('hex')}`;
+		const forged = await blast(DELIVERIES, AT_A_TIME, (i, signal) =>
+			post(hook.url, (body) => ({ 'x-service-signature': forgedSign(body) }))(deliveryBody(`qload-forged-${i}-x`), signal),
+		);
+		const sentinel = await post(hook.url, (body) => ({ 'x-service-signature': sign(body) }))(deliveryBody('qload-sentinel-0-x'));
+		await settle(db, TRIGGER_WORKFLOW.id, forgedAfter, 1);
+		const forgedCounts = await executionCounts(db, TRIGGER_WORKFLOW.id, forgedAfter);
+		const forgedRan = await markerCounts(db, TRIGGER_WORKFLOW.id, forgedAfter, 'qload-forged');
+		check(
+			`queue load: ${DELIVERIES} forged deliveries, ${AT_A_TIME} at a time: all 401, 0 executions`,
+			forged.results.every((r) => r.status === 401) && sentinel.status === 200 && forgedRan.size === 0 && (forgedCounts.success ?? 0) === 1 && Object.keys(forgedCounts).length === 1,
+			`${forged.results.filter((r) => r.status === 401).length}/${DELIVERIES} answered 401 (${forged.perSecond.toFixed(1)}/s); executions after them: ${JSON.stringify(forgedCounts)} (the signed sentinel only)`,
+		);
+		figures['forged deliveries: rejected/s'] = forged.perSecond.toFixed(1);
+		await rest.deactivate(TRIGGER_WORKFLOW.id);
+
+		// ---- the same load on n8n's plain Webhook node ----------------------------------------------
+		await rest.activate(PLAIN_WORKFLOW.id);
+		const plainUrl = new URL(`webhook/${PLAIN_PATH}`, procs.webhook.url).href;
+		const plain = await deliveryLoad(ctx, db, {
+			name: 'plain Webhook node',
+			workflowId: PLAIN_WORKFLOW.id,
+			prefix: 'qload-plain',
+			send: post(plainUrl, () => ({})),
+		});
+		await rest.deactivate(PLAIN_WORKFLOW.id);
+		figures['signed trigger / plain Webhook node, accepted/s'] = (signed.accepted / plain.accepted).toFixed(2);
+		figures['signed trigger / plain Webhook node, processed/s'] = (signed.processed / plain.processed).toFixed(2);
+
+		// ---- 100 uploads in one execution on a worker -----------------------------------------------
+		const before = await usedScans(ctx);
+		const t = Date.now();
+		const execId = await rest.runManually(BATCH_LOAD_WORKFLOW.id, 'Start');
+		const exec = await rest.waitForExecution(execId, 300_000);
+		const ms = Date.now() - t;
+		const out = nodeOutput(exec, 'Upload');
+		const used = (await usedScans(ctx)) - before;
+		const ids = new Set(out.map((s) => s.id));
+		check(
+			'queue load: 100 uploads in one execution on a worker: one credit each, 100 items out',
+			exec.status === 'success' && out.length === 100 && ids.size === 100 && used === 100 && Boolean(workerOf(ctx, execId)),
+			`execution ${execId} ${exec.status} on ${workerOf(ctx, execId) ?? 'no worker'}: ${out.length} items, ${ids.size} distinct scans, ${used} credits, ${ms} ms`,
+		);
+		figures['100 uploads in one execution: run time (manual run to finished)'] = `${(ms / 1000).toFixed(1)} s (${((100 / ms) * 1000).toFixed(1)} uploads/s)`;
+	} finally {
+		await db.end();
+	}
+}
+

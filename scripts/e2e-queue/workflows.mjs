@@ -147,3 +147,8 @@ export function batchWorkflow({ id, tag, count }) {
 		settings: { executionOrder: 'v1' },
 	};
 }
+
+/** 100 uploads in one execution (load test). */
+export const BATCH_LOAD_WORKFLOW = batchWorkflow({ id: 'docscanQueueBat1', tag: 'load', count: 100 });
+/** 100 uploads, the run a worker is killed in (fault test), then run again. */
+export const BATCH_FAULT_WORKFLOW = batchWorkflow({ id: 'docscanQueueBat2', tag: 'fault', count: 100 });
