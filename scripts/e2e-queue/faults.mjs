@@ -1,6 +1,6 @@
 // Faults in queue mode: a worker killed in the middle of a batch of uploads (then the batch is
 // run again with "If Already Uploaded" = "Return Existing Scan"), and Redis restarted while idle.
-import { respawn } from './processes.mjs';
+import { replacement } from './processes.mjs';
 import { nodeOutput } from './rest.mjs';
 import { control, deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, workerOf } from './checks.mjs';
 import { BATCH_FAULT_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
@@ -28,9 +28,9 @@ export async function runFaults(ctx) {
 	await victim.kill();
 	const chargedAtKill = (await usedScans(ctx)) - before;
 	await control(ctx, 'POST', '/options', { latencyMs: 0 });
-	// A fresh worker in its place (same settings), as a process manager would start.
+	// A fresh worker in its place (same settings, new home), as a fresh container would start.
 	const index = procs.workers.indexOf(victim);
-	procs.workers[index] = respawn(victim).start(ctx.verbose);
+	procs.workers[index] = replacement(victim, ctx.tmp, `worker${procs.workers.length + 1}`).start(ctx.verbose);
 	await procs.workers[index].waitReady();
 
 	const rerunId = await rest.runManually(BATCH_FAULT_WORKFLOW.id, 'Start');

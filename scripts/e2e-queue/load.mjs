@@ -112,18 +112,37 @@ export async function runLoad(ctx) {
 	const { check, rest, procs, figures } = ctx;
 	const db = await pgClient(ctx.pg);
 	try {
-		// ---- signed deliveries to the Document Scanning Trigger ----------------------------------
+		// ---- both endpoints active and warmed up (30 deliveries each), then measured in turn ----
 		await rest.activate(TRIGGER_WORKFLOW.id);
-		const hook = (await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]));
+		await rest.activate(PLAIN_WORKFLOW.id);
+		const hook = await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]);
 		const sign = await signer(ctx, hook.id);
 		const post = (url, headers) => (body, signal) =>
 			fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-event': 'scan.completed', ...headers(body) }, body, signal });
+		const sendSigned = post(hook.url, (body) => ({ 'x-service-signature': sign(body) }));
+		const plainUrl = new URL(`webhook/${PLAIN_PATH}`, procs.webhook.url).href;
+		const sendPlain = post(plainUrl, () => ({}));
+		const warmAfter = await lastExecutionId(db);
+		await blast(AT_A_TIME, AT_A_TIME, (i, signal) => sendSigned(deliveryBody(`qwarm-signed-${i}-x`), signal));
+		await blast(AT_A_TIME, AT_A_TIME, (i, signal) => sendPlain(deliveryBody(`qwarm-plain-${i}-x`), signal));
+		await settle(db, TRIGGER_WORKFLOW.id, warmAfter, AT_A_TIME);
+		await settle(db, PLAIN_WORKFLOW.id, warmAfter, AT_A_TIME);
+
 		const signed = await deliveryLoad(ctx, db, {
 			name: 'signed deliveries (Document Scanning Trigger)',
 			workflowId: TRIGGER_WORKFLOW.id,
 			prefix: 'qload-signed',
-			send: post(hook.url, (body) => ({ 'x-service-signature': sign(body) })),
+			send: sendSigned,
 		});
+		const plain = await deliveryLoad(ctx, db, {
+			name: 'plain Webhook node',
+			workflowId: PLAIN_WORKFLOW.id,
+			prefix: 'qload-plain',
+			send: sendPlain,
+		});
+		await rest.deactivate(PLAIN_WORKFLOW.id);
+		figures['signed trigger / plain Webhook node, accepted/s'] = (signed.accepted / plain.accepted).toFixed(2);
+		figures['signed trigger / plain Webhook node, processed/s'] = (signed.processed / plain.processed).toFixed(2);
 
 		// ---- forged deliveries: all 401, no execution (a signed sentinel after them runs) ----------
 		const forgedAfter = await lastExecutionId(db);
@@ -143,19 +162,6 @@ export async function runLoad(ctx) {
 		);
 		figures['forged deliveries: rejected/s'] = forged.perSecond.toFixed(1);
 		await rest.deactivate(TRIGGER_WORKFLOW.id);
-
-		// ---- the same load on n8n's plain Webhook node ----------------------------------------------
-		await rest.activate(PLAIN_WORKFLOW.id);
-		const plainUrl = new URL(`webhook/${PLAIN_PATH}`, procs.webhook.url).href;
-		const plain = await deliveryLoad(ctx, db, {
-			name: 'plain Webhook node',
-			workflowId: PLAIN_WORKFLOW.id,
-			prefix: 'qload-plain',
-			send: post(plainUrl, () => ({})),
-		});
-		await rest.deactivate(PLAIN_WORKFLOW.id);
-		figures['signed trigger / plain Webhook node, accepted/s'] = (signed.accepted / plain.accepted).toFixed(2);
-		figures['signed trigger / plain Webhook node, processed/s'] = (signed.processed / plain.processed).toFixed(2);
 
 		// ---- 100 uploads in one execution on a worker -----------------------------------------------
 		const before = await usedScans(ctx);

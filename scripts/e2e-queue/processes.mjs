@@ -130,6 +130,17 @@ export async function createProcesses({ tmp, pg, redis, workers = 2, concurrency
 	return { main, webhook, workers: list, all: () => [main, webhook, ...list] };
 }
 
+/**
+ * A new process like `proc` (same role, port and settings) with a home folder of its own, as a
+ * fresh container would start. A killed n8n restarted on its old home finds its crash journal
+ * ("Last session crashed"); n8n 1.123's worker then exits at start ("Cannot read properties of
+ * undefined (reading 'Start')") after a manual run was killed on it.
+ */
+export function replacement(proc, tmp, name) {
+	const home = homeFor(tmp, name);
+	return new N8nProcess({ name, role: proc.role, home, port: proc.port, env: { ...proc.env, N8N_USER_FOLDER: home }, args: proc.args });
+}
+
 /** Same process settings, fresh child: for restarts and for replacing a killed worker. */
 export function respawn(proc) {
 	return new N8nProcess({ name: proc.name, role: proc.role, home: proc.home, port: proc.port, env: proc.env, args: proc.args });
