@@ -130,7 +130,14 @@ export async function createProcesses({ tmp, pg, redis, workers = 2, concurrency
 			}),
 		);
 	}
-	return { main, webhook, workers: list, all: () => [main, webhook, ...list] };
+	const procs = {
+		main,
+		webhook,
+		workers: list,
+		/** The current processes (restarts and replacements included), for stopping them all. */
+		all: () => [procs.main, procs.webhook, ...procs.workers],
+	};
+	return procs;
 }
 
 /**
