@@ -85,6 +85,13 @@ async function settle(db, workflowId, afterId, expected, timeoutMs = 300_000) {
 
 const ok2xx = (r) => r.status >= 200 && r.status < 300;
 
+/** How many answers of each status (or error name). */
+function summary(results) {
+	const answers = {};
+	for (const r of results) answers[r.error ?? r.status] = (answers[r.error ?? r.status] ?? 0) + 1;
+	return answers;
+}
+
 async function deliveryLoad(ctx, db, { name, workflowId, prefix, send }) {
 	const { check, figures } = ctx;
 	const afterId = await lastExecutionId(db);
@@ -95,8 +102,7 @@ async function deliveryLoad(ctx, db, { name, workflowId, prefix, send }) {
 	const lastStop = await settle(db, workflowId, afterId, accepted);
 	const counts = await executionCounts(db, workflowId, afterId);
 	const markers = await markerCounts(db, workflowId, afterId, prefix);
-	const answers = {};
-	for (const r of load.results) answers[r.error ?? r.status] = (answers[r.error ?? r.status] ?? 0) + 1;
+	const answers = summary(load.results);
 	const lost = DELIVERIES - [...markers.values()].filter((n) => n >= 1).length;
 	const duplicated = [...markers.values()].filter((n) => n > 1).length;
 	const processed = (DELIVERIES / Math.max(1, lastStop - start)) * 1000;
@@ -126,10 +132,15 @@ export async function runLoad(ctx) {
 		const plainUrl = new URL(`webhook/${PLAIN_PATH}`, procs.webhook.url).href;
 		const sendPlain = post(plainUrl, () => ({}));
 		const warmAfter = await lastExecutionId(db);
-		await blast(AT_A_TIME, AT_A_TIME, (i, signal) => sendSigned(deliveryBody(`qwarm-signed-${i}-x`), signal));
-		await blast(AT_A_TIME, AT_A_TIME, (i, signal) => sendPlain(deliveryBody(`qwarm-plain-${i}-x`), signal));
-		await settle(db, TRIGGER_WORKFLOW.id, warmAfter, AT_A_TIME);
-		await settle(db, PLAIN_WORKFLOW.id, warmAfter, AT_A_TIME);
+		for (const [workflowId, send, kind] of [
+			[TRIGGER_WORKFLOW.id, sendSigned, 'signed'],
+			[PLAIN_WORKFLOW.id, sendPlain, 'plain'],
+		]) {
+			const warm = await blast(AT_A_TIME, AT_A_TIME, (i, signal) => send(deliveryBody(`qwarm-${kind}-${i}-x`), signal));
+			const answers = summary(warm.results);
+			if (warm.results.some((r) => !ok2xx(r))) throw new Error(`warm-up of the ${kind} endpoint: answers ${JSON.stringify(answers)}`);
+			await settle(db, workflowId, warmAfter, AT_A_TIME);
+		}
 
 		const signed = await deliveryLoad(ctx, db, {
 			name: 'signed deliveries (Document Scanning Trigger)',
