@@ -8,7 +8,13 @@ import { BATCH_FAULT_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
 /** How many of the batch's uploads the service has charged when the worker is killed. */
 const KILL_AFTER = 25;
 
-export async function runFaults(ctx) {
+/** `parts`: kill (a worker killed mid-batch), redis (Redis restarted while idle). */
+export async function runFaults(ctx, parts = new Set(['kill', 'redis'])) {
+	if (parts.has('kill')) await workerKilledMidBatch(ctx);
+	if (parts.has('redis')) await redisRestartedWhileIdle(ctx);
+}
+
+async function workerKilledMidBatch(ctx) {
 	const { check, rest, procs, figures } = ctx;
 
 	// ---- kill the worker running a batch, run the batch again ----------------------------------
@@ -55,9 +61,12 @@ export async function runFaults(ctx) {
 		`killed ${victim.name} with ${chargedAtKill}/100 charged; re-run ${rerunId} ${rerun.status} on ${workerOf(ctx, rerunId) ?? 'no worker'}: ${out.length} items, ${ids.size} distinct scans; credits used in all ${used}; killed execution ${killedId}: ${killed.status} (n8n's decision); ${Date.now() - t} ms`,
 	);
 	figures['worker kill: charged at kill / credits after re-run'] = `${chargedAtKill} / ${used}`;
+}
 
-	// ---- restart Redis while idle: the next delivery still runs ----------------------------------
-	t = Date.now();
+// ---- restart Redis while idle: the next delivery still runs ----------------------------------
+async function redisRestartedWhileIdle(ctx) {
+	const { check, rest } = ctx;
+	const t = Date.now();
 	await rest.activate(TRIGGER_WORKFLOW.id);
 	const hook = await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]);
 	const sign = await signer(ctx, hook.id);

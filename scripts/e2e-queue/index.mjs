@@ -30,10 +30,11 @@ function importWorkflows(workflows, env) {
 
 /**
  * Runs the queue-mode e2e; `check(name, ok, detail)` records a result (the caller's). Returns
- * the figures printed at the end. `only` limits the parts: checks, load, faults.
+ * the figures printed at the end. `only` limits the parts: checks, load, faults (= kill, redis).
  */
 export async function runQueueE2e({ check, verbose = false, only } = {}) {
 	const parts = new Set(only?.length ? only : ['checks', 'load', 'faults']);
+	if (parts.has('faults')) parts.add('kill').add('redis');
 	const timings = {};
 	const figures = {};
 	const time = async (name, fn) => {
@@ -89,7 +90,7 @@ export async function runQueueE2e({ check, verbose = false, only } = {}) {
 
 		if (parts.has('checks')) await time('checks', () => runChecks(ctx));
 		if (parts.has('load')) await time('load', () => runLoad(ctx));
-		if (parts.has('faults')) await time('faults', () => runFaults(ctx));
+		if (parts.has('kill') || parts.has('redis')) await time('faults', () => runFaults(ctx, parts));
 	} catch (err) {
 		check('queue e2e ran to the end', false, err.stack ?? String(err));
 		for (const p of ctx.procs?.all() ?? []) if (p.lines.length) console.log(p.lines.slice(-15).map((l) => `[${p.name}] ${l}`).join('\n'));
