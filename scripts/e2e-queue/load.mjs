@@ -51,7 +51,7 @@ async function executionCounts(db, workflowId, afterId) {
 	return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
-async function lastExecutionId(db) {
+export async function lastExecutionId(db) {
 	return Number((await db.query('select coalesce(max(id), 0) as id from execution_entity')).rows[0].id);
 }
 
