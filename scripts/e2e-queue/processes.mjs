@@ -92,7 +92,7 @@ export class N8nProcess {
 		return this.lines.some((l) => l.includes(`Worker started execution ${executionId} `));
 	}
 
-	stop(graceMs = 20_000) {
+	stop(graceMs = 10_000) {
 		return stopChild(this.child, graceMs);
 	}
 
