@@ -22,8 +22,8 @@ export function queueEnv({ home, port, pg, redis, webhookPort, extra = {} }) {
 			QUEUE_BULL_REDIS_HOST: redis.host,
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
-			// n8n's default pool of 2 connections caps the webhook process at ~9 deliveries/s here
-			// (each delivery makes several queries); 30 at a time then queue for connections.
+			// n8n's default PostgreSQL pool is 2 connections per process; each delivery makes several
+			// queries, so 30 deliveries in flight would mostly wait for a connection.
 			DB_POSTGRESDB_POOL_SIZE: process.env.QUEUE_E2E_DB_POOL || '10',
 			N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
 			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
