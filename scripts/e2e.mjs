@@ -49,6 +49,7 @@ import { checkExamplesCli, checkExamplesServer } from './e2e-checks/examples.mjs
 import { manualInstall } from './e2e-checks/manual-install.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
 import { checkEditor, findChromium } from './e2e-checks/editor.mjs';
+import { runQueueE2e } from './e2e-queue/index.mjs';
 import { createResults, fetchOnceMore, nodeItems, settle, parseRunOutput, sandboxApi, unwrap } from './e2e-checks/support.mjs';
 
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
@@ -69,6 +70,9 @@ const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
 const keep = argv.includes('--keep');
+// `--queue`: queue mode instead (scripts/e2e-queue/); `--queue-parts=checks,load,faults` picks parts.
+const queue = argv.includes('--queue');
+const queueParts = argv.find((a) => a.startsWith('--queue-parts='))?.split('=')[1].split(',');
 const results = createResults();
 const check = results.check;
 let sandbox;
@@ -273,7 +277,8 @@ async function main() {
 
 let crashed;
 try {
-	await main();
+	if (queue) await runQueueE2e({ check, verbose, only: queueParts });
+	else await main();
 } catch (err) {
 	crashed = err;
 	check('e2e ran to the end', false, err.stack ?? String(err));
