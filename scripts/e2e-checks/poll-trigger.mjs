@@ -11,30 +11,15 @@
 // Usage: await checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey, check, log })
 //   check(name, ok, detail) records one PASS/FAIL line (the e2e runner's function).
 
+import { n8nRest, sleep, unwrap } from './support.mjs';
+
 const POLL_NODE_TYPE = 'n8n-nodes-document-scanning.documentScanningPollTrigger';
 const SCHEDULED_WAIT_MS = 75_000;
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const unwrap = (body) => (body && typeof body === 'object' && 'data' in body ? body.data : body);
 
 export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey, credential, check, log = console.log }) {
 	const origin = new URL(sandboxBaseUrl).origin;
 	const stamp = Date.now().toString(36);
-	const rest = async (method, pathname, body) => {
-		const res = await fetch(new URL(`rest/${pathname}`, n8nUrl), {
-			method,
-			headers: { cookie, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		let json;
-		try {
-			json = text ? JSON.parse(text) : undefined;
-		} catch {
-			json = text;
-		}
-		return { status: res.status, ok: res.ok, body: json };
-	};
+	const rest = n8nRest({ n8nUrl, cookie });
 	const api = async (pathname, init = {}) => {
 		const res = await fetch(`${sandboxBaseUrl}${pathname}`, {
 			...init,

@@ -5,7 +5,7 @@
  */
 import { WorkflowExecute } from 'n8n-core';
 
-import { binaryItem, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox } from './helpers';
+import { binaryItem, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox, upload } from './helpers';
 import { waitSettings } from '../../nodes/DocumentScanning/helpers/poller/settings';
 
 const sb = useSandbox({ processingDelayMs: 50 });
@@ -20,14 +20,6 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
 }
 
 const WAIT = { pollInterval: 0.2, maxPollInterval: 0.5, waitTimeout: 20 };
-
-const upload = (extra: Record<string, unknown> = {}) => ({
-	resource: 'scan',
-	operation: 'upload',
-	templateId: rl(1),
-	binaryPropertyName: 'data',
-	...extra,
-});
 
 const pdf = (name: string) => binaryItem(pdfBytes(name), name, 'application/pdf');
 const pdfs = (count: number, name = (i: number) => `doc-${i}.pdf`) => Array.from({ length: count }, (_, i) => pdf(name(i)));

@@ -51,6 +51,11 @@ export function rl(value: string | number, mode: 'id' | 'list' = 'id'): IDataObj
 	return { __rl: true, mode, value: String(value) };
 }
 
+/** Scan → Upload parameters: template 1, the file in binary property "data", plus `extra`. */
+export function upload(extra: Record<string, unknown> = {}): Record<string, unknown> {
+	return { resource: 'scan', operation: 'upload', templateId: rl(1), binaryPropertyName: 'data', ...extra };
+}
+
 /** Fast wait settings for tests. */
 export const FAST_WAIT: IDataObject = { pollInterval: 0.02, maxPollInterval: 0.1, waitTimeout: 10 };
 

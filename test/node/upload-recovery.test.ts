@@ -7,17 +7,10 @@
  */
 import { createHash } from 'crypto';
 
-import { binaryItem, FAST_WAIT, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox } from './helpers';
+import { binaryItem, FAST_WAIT, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox, upload } from './helpers';
 
 const sb = useSandbox();
 
-const upload = (extra: Record<string, unknown> = {}) => ({
-	resource: 'scan',
-	operation: 'upload',
-	templateId: rl(1),
-	binaryPropertyName: 'data',
-	...extra,
-});
 const returnExisting = (extra: Record<string, unknown> = {}) =>
 	upload({ ...extra, options: { onDuplicate: 'returnExisting', ...((extra.options as object) ?? {}) } });
 

@@ -1,15 +1,7 @@
 /** Scan → Upload: multipart upload, local checks, wait for completion, API errors, items. */
-import { binaryItem, FAST_WAIT, jpegBytes, jsonOf, pairedOf, pdfBytes, pngBytes, rl, run, useSandbox } from './helpers';
+import { binaryItem, FAST_WAIT, jpegBytes, jsonOf, pairedOf, pdfBytes, pngBytes, rl, run, useSandbox, upload } from './helpers';
 
 const sb = useSandbox();
-
-const upload = (extra: Record<string, unknown> = {}) => ({
-	resource: 'scan',
-	operation: 'upload',
-	templateId: rl(1),
-	binaryPropertyName: 'data',
-	...extra,
-});
 
 const pdfItem = (name = 'invoice.pdf', label?: string) => binaryItem(pdfBytes(label), name, 'application/pdf');
 

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isoWithOffset } from '../../sandbox/clock';
-import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
+import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { type Receiver, sign, startReceiver, type TriggerHarness, type WebhookCallResult } from '../harness/n8n';
 import {
 	ALL_EVENTS,
@@ -16,6 +16,7 @@ import {
 	nodeStatic,
 	postRaw,
 	uploadScan,
+	useTriggerStack,
 } from './helpers';
 
 let sandbox: Sandbox;
@@ -25,18 +26,10 @@ let current: TriggerHarness;
 const emitted: IDataObject[] = [];
 const secrets = new Set<string>([DEFAULT_API_KEY]);
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ allowInsecureWebhookUrls: true, processingDelayMs: 20 });
-	receiver = await startReceiver(() => current);
-});
-afterAll(async () => {
-	await receiver.close();
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.control.reset();
-	receiver.results.splice(0);
-});
+useTriggerStack(
+	() => current,
+	(started) => ({ sandbox, receiver } = started),
+);
 afterEach(() => {
 	for (const result of receiver.results) emitted.push(...itemsOf(result));
 });

@@ -12,9 +12,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isoWithOffset } from '../../sandbox/clock';
-import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/server';
 import { type Receiver, sign, startReceiver, type TriggerHarness } from '../harness/n8n';
-import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic } from './helpers';
+import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
 
 const MINUTE = 60_000;
 
@@ -24,18 +24,10 @@ let current: TriggerHarness;
 let secret: string;
 let hookId: number;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ allowInsecureWebhookUrls: true, processingDelayMs: 20 });
-	receiver = await startReceiver(() => current);
-});
-afterAll(async () => {
-	await receiver.close();
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.control.reset();
-	receiver.results.splice(0);
-});
+useTriggerStack(
+	() => current,
+	(started) => ({ sandbox, receiver } = started),
+);
 
 async function activate(options: IDataObject = {}, events: string[] = ALL_EVENTS): Promise<void> {
 	current = await makeHarness(sandbox, receiver.baseUrl, { events, options } as never);

@@ -1,10 +1,36 @@
 /** Helpers for the trigger tests: a sandbox, trigger harnesses, raw deliveries to the receiver. */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
-import { TriggerHarness, type WebhookCallResult } from '../harness/n8n';
+import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
+import { type Receiver, startReceiver, TriggerHarness, type WebhookCallResult } from '../harness/n8n';
 
 export const ALL_EVENTS = ['scan.completed', 'scan.failed'];
+
+/**
+ * One sandbox (insecure webhook URLs allowed) and one receiver playing n8n's webhook server for
+ * a test file, reset before each test: `getCurrent` gives the harness deliveries go to, `bind`
+ * receives both once they run.
+ */
+export function useTriggerStack(
+	getCurrent: () => TriggerHarness,
+	bind: (started: { sandbox: Sandbox; receiver: Receiver }) => void,
+): void {
+	let sandbox: Sandbox | undefined;
+	let receiver: Receiver | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ allowInsecureWebhookUrls: true, processingDelayMs: 20 });
+		receiver = await startReceiver(getCurrent);
+		bind({ sandbox, receiver });
+	});
+	afterAll(async () => {
+		await receiver?.close();
+		await sandbox?.close();
+	});
+	beforeEach(() => {
+		sandbox?.control.reset();
+		receiver?.results.splice(0);
+	});
+}
 
 export async function makeHarness(
 	sandbox: Sandbox,

@@ -2,26 +2,18 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
-import { type Receiver, startReceiver, type TriggerHarness, type WebhookCallResult } from '../harness/n8n';
-import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic, uploadScan } from './helpers';
+import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
+import { type Receiver, type TriggerHarness, type WebhookCallResult } from '../harness/n8n';
+import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic, uploadScan, useTriggerStack } from './helpers';
 
 let sandbox: Sandbox;
 let receiver: Receiver;
 let current: TriggerHarness;
 
-beforeAll(async () => {
-	sandbox = await startSandbox({ allowInsecureWebhookUrls: true, processingDelayMs: 20 });
-	receiver = await startReceiver(() => current);
-});
-afterAll(async () => {
-	await receiver.close();
-	await sandbox.close();
-});
-beforeEach(() => {
-	sandbox.control.reset();
-	receiver.results.splice(0);
-});
+useTriggerStack(
+	() => current,
+	(started) => ({ sandbox, receiver } = started),
+);
 
 async function activate(options: IDataObject, events: string[] = ALL_EVENTS): Promise<number> {
 	current = await makeHarness(sandbox, receiver.baseUrl, { events, options } as never);
