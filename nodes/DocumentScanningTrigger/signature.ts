@@ -19,7 +19,7 @@ export interface SignatureCheck {
 }
 
 /** The header value as one string; a repeated header (array) counts as malformed. */
-export function headerValue(value: unknown): string | undefined {
+function headerValue(value: unknown): string | undefined {
 	if (typeof value === 'string') return value;
 	return undefined;
 }

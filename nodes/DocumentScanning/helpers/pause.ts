@@ -46,3 +46,21 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 	if (typeof native === 'function') return await native(ms, signal);
 	return await slicedPause(ms, signal);
 }
+
+/**
+ * Waits `ms`, but no later than `deadline` and not past a cancel; true when the whole
+ * pause was waited (so the request may be repeated), false when it was cut short.
+ */
+export async function pauseWithin(ms: number, deadline: number | undefined, signal?: AbortSignal): Promise<boolean> {
+	if (signal?.aborted) return false;
+	if (ms <= 0) return true;
+	const left = deadline === undefined ? ms : Math.min(ms, deadline - Date.now());
+	if (left <= 0) return false;
+	try {
+		await pause(left, signal);
+	} catch {
+		// Cancelled: the caller gives up with the error it already has.
+		return false;
+	}
+	return left >= ms;
+}

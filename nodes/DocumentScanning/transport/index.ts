@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { pause } from '../helpers/pause';
+import { pauseWithin } from '../helpers/pause';
 import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
 
 /**
@@ -127,24 +127,6 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 		throw apiError(this, response, request);
 	}
-}
-
-/**
- * Waits `ms`, but no later than `deadline` and not past a cancel; true when the whole
- * pause was waited (so the request may be repeated), false when it was cut short.
- */
-async function pauseWithin(ms: number, deadline: number | undefined, signal?: AbortSignal): Promise<boolean> {
-	if (signal?.aborted) return false;
-	if (ms <= 0) return true;
-	const left = deadline === undefined ? ms : Math.min(ms, deadline - Date.now());
-	if (left <= 0) return false;
-	try {
-		await pause(left, signal);
-	} catch {
-		// Cancelled: the caller gives up with the error it already has.
-		return false;
-	}
-	return left >= ms;
 }
 
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */

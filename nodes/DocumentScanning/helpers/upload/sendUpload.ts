@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
 import type { UploadFile } from '../binary';
-import { pause as pauseFor } from '../pause';
+import { pauseWithin } from '../pause';
 import type { ExecutionScope } from '../utils';
 import { findCandidates } from './candidates';
 import type { FileRef, SearchReason } from './errors';
@@ -52,7 +52,7 @@ export async function sendUpload(this: IExecuteFunctions, request: UploadRequest
 		const resent = attempt > 1;
 		if (httpStatusOf(failure) === 409) return await afterConflict.call(this, request, failure, resent ? sentAt : undefined);
 		if (!resent && !isOutcomeUnknown(failure)) throw failure;
-		if (!isOutcomeUnknown(failure) || attempt >= UPLOAD_ATTEMPTS || !(await pause(this, attempt * RESEND_PAUSE_MS))) {
+		if (!isOutcomeUnknown(failure) || attempt >= UPLOAD_ATTEMPTS || !(await pauseWithin(attempt * RESEND_PAUSE_MS, undefined, this.getExecutionCancelSignal?.()))) {
 			throw unknownOutcomeError(this, refOf(request), failure, await recentOrUndefined.call(this, request, sentAt));
 		}
 	}
@@ -133,18 +133,6 @@ function refOf(request: UploadRequest): FileRef {
 
 function searchOf(request: UploadRequest) {
 	return { ...refOf(request), claimed: request.scope.claimedScanIds };
-}
-
-/** Waits before sending again; false when the execution was cancelled meanwhile. */
-async function pause(ctx: IExecuteFunctions, ms: number): Promise<boolean> {
-	const signal = ctx.getExecutionCancelSignal?.();
-	if (signal?.aborted) return false;
-	try {
-		await pauseFor(ms, signal);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 function withDescription(error: unknown, description: string): unknown {
