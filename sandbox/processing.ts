@@ -101,14 +101,7 @@ export class Processor {
     if (!this.held) throw new Error('step needs hold(true) first: processing runs on its own otherwise');
     const scan = this.deps.store.scan(scanId);
     if (!scan) throw new Error(`Scan ${scanId} not found.`);
-    if (scan.status === 'uploaded') {
-      scan.status = 'processing';
-      this.deps.store.touch(scan);
-    } else if (scan.status === 'processing') {
-      this.finish(scan);
-    } else {
-      throw new Error(`Scan ${scanId} is already ${scan.status}`);
-    }
+    if (!this.advance(scan)) throw new Error(`Scan ${scanId} is already ${scan.status}`);
     if (scan.status === 'processing') this.parked.add(scanId);
     else this.parked.delete(scanId);
     return scan.status;
@@ -133,13 +126,21 @@ export class Processor {
       this.parked.add(scanId);
       return;
     }
+    if (this.advance(scan) && scan.status === 'processing') this.schedule(scanId);
+  }
+
+  /** One processing step: uploaded -> processing, or processing -> its outcome; false when final already. */
+  private advance(scan: ScanRecord): boolean {
     if (scan.status === 'uploaded') {
       scan.status = 'processing';
-      store.touch(scan);
-      this.schedule(scanId);
-    } else if (scan.status === 'processing') {
-      this.finish(scan);
+      this.deps.store.touch(scan);
+      return true;
     }
+    if (scan.status === 'processing') {
+      this.finish(scan);
+      return true;
+    }
+    return false;
   }
 
   private finish(scan: ScanRecord): void {

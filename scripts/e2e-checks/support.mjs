@@ -3,6 +3,8 @@
 // A check module exports `async function checkSomething(ctx)`; scripts/e2e.mjs calls it with the
 // context of the running stack (see `E2eContext` below) and it records results with ctx.check().
 
+import { createHmac } from 'node:crypto';
+
 /**
  * @typedef {object} E2eContext
  * @property {ReturnType<import('../n8n-lines.mjs').n8nLine>} line  the n8n line under test
@@ -22,6 +24,9 @@
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const unwrap = (body) => (body && typeof body === 'object' && 'data' in body ? body.data : body);
+
+/** The `X-Service-Signature` value the service sends: `sha256=` + hex HMAC-SHA256 of the raw body. */
+export const signatureOf = (secret, rawBody) => `sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`;
 
 /** PASS/FAIL lines and the closing `N passed, M failed` line. */
 export function createResults(out = console.log) {

@@ -11,10 +11,9 @@
 // Usage: await checkWebhookAnswers({ hook, sandboxBaseUrl, check })
 //   hook: the sandbox's webhook record of the active trigger ({ id, url });
 //   check(name, ok, detail) records one PASS/FAIL line (the e2e runner's function).
-import { createHmac } from 'node:crypto';
+import { signatureOf, unwrap } from './support.mjs';
 
 const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-const unwrap = (body) => (body && typeof body === 'object' && 'data' in body ? body.data : body);
 
 export async function checkWebhookAnswers({ hook, sandboxBaseUrl, check }) {
 	const origin = new URL(sandboxBaseUrl).origin;
@@ -31,7 +30,7 @@ export async function checkWebhookAnswers({ hook, sandboxBaseUrl, check }) {
 			headers: {
 				'Content-Type': 'application/json',
 				'X-Service-Event': event,
-				'X-Service-Signature': `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`,
+				'X-Service-Signature': signatureOf(secret, raw),
 			},
 			body: raw,
 		});

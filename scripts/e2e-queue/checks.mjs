@@ -1,12 +1,11 @@
 // Queue-mode checks: the action node on a worker, an upload with Wait for Completion from binary
 // data in `database` mode, and the trigger's lifecycle across main / webhook process / workers.
+import { signatureOf, unwrap } from '../e2e-checks/support.mjs';
 import { SANDBOX_KEY } from '../n8n-local.mjs';
 import { respawn } from './processes.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
 import { ACTION_WORKFLOW, TRIGGER_WEBHOOK_ID, TRIGGER_WORKFLOW, UPLOAD_WORKFLOW } from './workflows.mjs';
-
-const unwrap = (body) => (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? body.data : body);
 
 /** The sandbox's API with the default key. */
 export async function api(ctx, pathname, init = {}) {
@@ -55,10 +54,9 @@ export function workerOf(ctx, executionId) {
 
 /** Signs a body the way the service does, with the webhook's secret from the sandbox. */
 export async function signer(ctx, hookId) {
-	const { createHmac } = await import('node:crypto');
 	const record = await control(ctx, 'GET', `/webhooks/${hookId}`);
 	if (!record?.secret) throw new Error(`the sandbox has no secret for webhook ${hookId}`);
-	return (body) => `sha256=${createHmac('sha256', record.secret).update(body, 'utf8').digest('hex')}`;
+	return (body) => signatureOf(record.secret, body);
 }
 
 export function deliveryBody(marker, scanId = 1) {

@@ -1,7 +1,7 @@
 // Load on queue mode: signed deliveries to the webhook process (vs forged ones, vs n8n's plain
 // Webhook node), and 100 uploads in one execution on a worker. The figures are benchmarks
 // (printed, recorded in the README), never timed assertions; the counts are assertions.
-import { createHmac } from 'node:crypto';
+import { signatureOf } from '../e2e-checks/support.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
 import { deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, workerOf } from './checks.mjs';
@@ -183,7 +183,7 @@ export async function runLoad(ctx) {
 		// ---- forged deliveries: all 401, no execution (a signed sentinel after them runs) ----------
 		const forgedAfter = await lastExecutionId(db);
 		// Well-formed signatures made with the wrong secret.
-		const forgedSign = (body) => `sha256=${createHmac('sha256', 'not-the-webhook-secret').update(body, 'utf8').digest('hex')}`;
+		const forgedSign = (body) => signatureOf('not-the-webhook-secret', body);
 		const forged = await blast(DELIVERIES, AT_A_TIME, (i, signal) =>
 			post(hook.url, (body) => ({ 'x-service-signature': forgedSign(body) }))(deliveryBody(`qload-forged-${i}-x`), signal),
 		);
