@@ -77,6 +77,26 @@ export async function readUploadFile(
 	itemIndex: number,
 	propertyName: string,
 ): Promise<UploadFile> {
+	const { buffer, fileName, mimeType } = await readCheckedFile.call(this, itemIndex, propertyName);
+	return {
+		blob: new Blob([buffer], { type: mimeType }),
+		fileName,
+		size: buffer.length,
+		mimeType,
+		sha256: createHash('sha256').update(buffer).digest('hex'),
+	};
+}
+
+/** The local checks of `readUploadFile` alone: no upload copy of the bytes, no digest. */
+export async function checkUploadFile(this: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<void> {
+	await readCheckedFile.call(this, itemIndex, propertyName);
+}
+
+async function readCheckedFile(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+): Promise<{ buffer: Buffer; fileName: string; mimeType: string }> {
 	const property = typeof propertyName === 'string' ? propertyName.trim() : '';
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${message}`, {
@@ -185,12 +205,5 @@ export async function readUploadFile(
 			? fileName
 			: `${fileName}.${KINDS[contentKind].extensions[0]}`
 		: `${property}.${extension && extensionKind ? extension : KINDS[contentKind].extensions[0]}`;
-	const uploadMime = KINDS[contentKind].mimeTypes[0];
-	return {
-		blob: new Blob([buffer], { type: uploadMime }),
-		fileName: uploadName,
-		size: buffer.length,
-		mimeType: uploadMime,
-		sha256: createHash('sha256').update(buffer).digest('hex'),
-	};
+	return { buffer, fileName: uploadName, mimeType: KINDS[contentKind].mimeTypes[0] };
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ScanOutputMode } from '../../helpers/scanOutput';
 import { shapeScan } from '../../helpers/scanOutput';
-import { readUploadFile } from '../../helpers/binary';
+import { checkUploadFile, readUploadFile } from '../../helpers/binary';
 import { sendUpload } from '../../helpers/upload';
 import { positiveId } from '../../helpers/params';
 import type { Deferred, ExecutionScope } from '../../helpers/utils';
@@ -78,7 +78,7 @@ function binaryPropertyOf(ctx: IExecuteFunctions, itemIndex: number): string {
  */
 export async function validate(this: IExecuteFunctions, itemIndex: number): Promise<void> {
 	templateOf(this, itemIndex);
-	await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
+	await checkUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
 }
 
 export async function execute(
