@@ -20,9 +20,25 @@ function percentDecoded(name: string): string {
 	}
 }
 
+/**
+ * Whether every UTF-16 code unit of `name` fits in one byte (U+0000 to U+00FF) and at least one
+ * is U+0080 or above: what a UTF-8 name read as Latin-1 looks like. Compares code units rather
+ * than matching a character class that starts at U+0000 (n8n's lint forbids control characters
+ * in regular expressions).
+ */
+function looksLatin1Decoded(name: string): boolean {
+	let above7Bit = false;
+	for (let index = 0; index < name.length; index++) {
+		const unit = name.charCodeAt(index);
+		if (unit > 0xff) return false;
+		if (unit >= 0x80) above7Bit = true;
+	}
+	return above7Bit;
+}
+
 /** UTF-8 bytes that were read as Latin-1, read again as UTF-8; undefined when that is not what happened. */
 function latin1Repaired(name: string): string | undefined {
-	if (!/[\u0080-\u00ff]/.test(name) || /[^\u0000-\u00ff]/.test(name)) return undefined;
+	if (!looksLatin1Decoded(name)) return undefined;
 	const bytes = Uint8Array.from(name, (char) => char.charCodeAt(0));
 	try {
 		const repaired = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
