@@ -192,7 +192,7 @@ export const checks = [
 			const cli = path.join(root, 'tools', 'n8n-node-cli', 'node_modules', '.bin', 'n8n-node');
 			if (!existsSync(cli)) return pass('checked as the CLI does (CLI not installed here)');
 			const result = spawnSync(cli, ['cloud-support'], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, timeout: 120_000 });
-			const output = `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, ''); // eslint-disable-line no-control-regex
+			const output = `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
 			return /Status: eligible/.test(output) ? pass('n8n-node cloud-support: eligible') : fail(`n8n-node cloud-support says: ${output.split('\n').find((l) => /Status:/.test(l))?.trim() ?? output.trim().slice(0, 200)}`);
 		},
 	},
