@@ -33,6 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npmInstallEnv } from './npm-env.mjs';
 import { FIRST_RUN, LOCAL_NODE_MAJOR } from './constants.mjs';
+import { quietEnv } from './n8n-quiet.mjs';
 import { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
 
 export { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
@@ -222,8 +223,7 @@ export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(pr
 		N8N_EDITOR_BASE_URL: `http://localhost:${port}/`,
 		N8N_ENCRYPTION_KEY: localEncryptionKey(),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_RUNNERS_ENABLED: 'false',
-		// n8n 2.x starts its task broker even so, on 5679 unless told: one port per instance.
+		// Task runners (on for both lines, scripts/n8n-quiet.mjs): the broker on 5679 unless told; one port per instance.
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort ?? port + 1),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -241,6 +241,8 @@ export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(pr
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
 		N8N_LOG_OUTPUT: 'console',
 		NODE_ENV: 'production',
+		// No offline noise: the community-node catalogue, deprecation lines, 2.x's Python runner.
+		...quietEnv(line),
 		...extra,
 	});
 }

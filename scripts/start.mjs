@@ -87,7 +87,7 @@ async function main() {
 		['n8n (N8N_PORT)', n8nPort],
 		['sandbox (SANDBOX_PORT)', sandboxPort],
 	];
-	if (line.major >= 2) ports.push(["n8n's task broker (N8N_PORT + 1)", brokerPort]);
+	ports.push(["n8n's task broker (N8N_PORT + 1)", brokerPort]);
 	for (const [name, port] of ports) {
 		if (!(await portIsFree(port))) {
 			console.error(`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)/)[1]}=<another port>.`);
