@@ -33,7 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npmInstallEnv } from './npm-env.mjs';
 import { FIRST_RUN, LOCAL_NODE_MAJOR } from './constants.mjs';
-import { quietEnv } from './n8n-quiet.mjs';
+import { lineNames, quietEnv } from './n8n-quiet.mjs';
 import { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
 
 export { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
@@ -213,7 +213,7 @@ function localEncryptionKey() {
 
 /** The environment every n8n command of this repository runs with. */
 export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(process.env.N8N_PORT) || 5678, brokerPort, extra = {} } = {}) {
-	return toolEnv({
+	const env = toolEnv({
 		N8N_LOCAL_VERSION: line.version,
 		N8N_USER_FOLDER: home,
 		N8N_PORT: String(port),
@@ -241,10 +241,11 @@ export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(pr
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
 		N8N_LOG_OUTPUT: 'console',
 		NODE_ENV: 'production',
-		// No offline noise: the community-node catalogue, deprecation lines, 2.x's Python runner.
+		// No offline noise: the community-node catalogue and deprecation lines (scripts/n8n-quiet.mjs).
 		...quietEnv(line),
 		...extra,
 	});
+	return lineNames(env, line);
 }
 
 /** Runs an n8n CLI command to completion; returns { status, stdout, stderr }. */
