@@ -17,6 +17,7 @@
 // - no N8N_RUNNERS_ENABLED ("safe to remove"), and N8N_WEBHOOK_URL instead of WEBHOOK_URL.
 // - N8N_RUNNERS_TASK_TIMEOUT, N8N_COMPRESSION_NODE_MAX_*: warned about while unset; set to the
 //   current timeout (300 s) and the announced future limits (256 MiB, 1000 entries).
+// - N8N_DISABLED_MODULES=mcp-registry: no fetch of the MCP server catalogue (see below).
 // Left, because n8n has no setting for them: 2.x's "Failed to start Python task runner" (the check
 // runs whenever runners are internal) and its note that internal runner mode is deprecated.
 
@@ -29,6 +30,10 @@ export function quietEnv(line) {
 		N8N_RUNNERS_TASK_TIMEOUT: '300',
 		N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES: String(256 * 1024 * 1024),
 		N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES: '1000',
+		// 2.x fetches n8n's catalogue of MCP servers (api.n8n.io/api/mcp-servers) at start and every
+		// few hours; offline that is a stack trace and "A system task run failed". The module does
+		// nothing else this repository uses. (1.123 has no such module: the name would stop it.)
+		N8N_DISABLED_MODULES: [process.env.N8N_DISABLED_MODULES, 'mcp-registry'].filter(Boolean).join(','),
 	};
 }
 
