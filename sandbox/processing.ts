@@ -1,5 +1,6 @@
 /** Background processing: uploaded -> processing -> completed | validation_failed | failed. */
 import { createHash } from 'node:crypto';
+import { documentData, readDocument } from './document-data';
 import { confidenceFor, extractData, extractionSeed, failureReason, violateRule } from './extract';
 import { ResolvedOptions } from './options';
 import { Scheduler } from './scheduler';
@@ -26,7 +27,8 @@ export function applyResult(scan: ScanRecord, mode: ExtractionMode, status: Scan
   scan.validationErrors = null;
   scan.errorMessage = null;
   if (status === 'completed' || status === 'validation_failed') {
-    scan.extractedData = extractData(mode, seed);
+    const facts = scan.documentText && readDocument(scan.documentText);
+    scan.extractedData = facts ? documentData(mode, facts) : extractData(mode, seed);
     scan.validationErrors = status === 'validation_failed' ? violateRule(mode, scan.extractedData) : [];
     scan.confidence = confidenceFor(status, seed);
   } else if (status === 'failed') {

@@ -28,6 +28,7 @@ import {
   wrapOne,
   wrapPage,
 } from './present';
+import { pdfTextLines } from './pdf-text';
 import { matchRoute, route } from './router';
 import { AccountRecord, MAX_WEBHOOKS_PER_ACCOUNT, ROLLING_WINDOW_MS } from './state';
 import { SCAN_STATUSES, ScanStatus, WEBHOOK_EVENTS, WebhookEvent } from './types';
@@ -152,6 +153,7 @@ const uploadScan: Handler = async (ctx) => {
     template,
     filename: storedFilename(file.filename, core.options.storedFilename),
     contentSha256,
+    documentText: pdfTextLines(file.data),
     plannedOutcome: core.processor.planOutcome(file.filename),
   });
   core.processor.start(scan);

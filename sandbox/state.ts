@@ -45,6 +45,8 @@ export interface ScanRecord {
   updatedAt: number;
   /** sha256 of the file content (duplicate detection). */
   contentSha256: string;
+  /** The text lines of an uploaded PDF that has readable text (pdf-text.ts); the result is read from them. */
+  documentText?: string[];
   /** Whether a credit was taken (false for seeded scans and after a refund). */
   charged: boolean;
   /** Terminal state the background processing will reach. */
@@ -100,7 +102,7 @@ const DEFAULT_TEMPLATES: ReadonlyArray<{ name: string; mode: ExtractionMode; act
 /** All sandbox data. IDs are global integer counters that restart at 1 on reset. */
 /** A scan as it is right after upload (status `uploaded`, nothing extracted yet). */
 export function newScanRecord(
-  input: Pick<ScanRecord, 'id' | 'accountId' | 'templateId' | 'filename' | 'contentSha256' | 'charged' | 'plannedOutcome'>,
+  input: Pick<ScanRecord, 'id' | 'accountId' | 'templateId' | 'filename' | 'contentSha256' | 'charged' | 'plannedOutcome' | 'documentText'>,
   now: number,
 ): ScanRecord {
   return {
@@ -239,6 +241,7 @@ export class Store {
     template: TemplateRecord;
     filename: string;
     contentSha256: string;
+    documentText?: string[];
     plannedOutcome: Outcome;
   }): ScanRecord {
     const now = this.clock.now();
@@ -252,6 +255,7 @@ export class Store {
       contentSha256: input.contentSha256,
       plannedOutcome: input.plannedOutcome,
       charged: true,
+      ...(input.documentText ? { documentText: input.documentText } : {}),
     });
   }
 
@@ -260,6 +264,7 @@ export class Store {
     templateId: number;
     filename: string;
     contentSha256: string;
+    documentText?: string[];
     plannedOutcome: Outcome;
     charged: boolean;
   }): ScanRecord {

@@ -1,8 +1,9 @@
 // A real n8n for this repository, installed into .n8n-local/ (gitignored), one folder per n8n line
 // (layout and version choice: scripts/n8n-lines.mjs).
 //
-//   .n8n-local/node24/              Node 24 from the npm registry (`npm install node@24`): n8n needs
-//                                   Node >= 22, the repository itself works with Node >= 20.15.
+//   .n8n-local/node24/              Node 24 from the npm registry (`npm install node@24`): it runs n8n
+//                                   (each line's Node range: N8N_NODE_RANGES in scripts/constants.mjs);
+//                                   the repository itself works with the Node of package.json's engines.
 //   .n8n-local/n8n-<version>/       n8n@<version> (own package.json with the overrides it needs).
 //   .n8n-local/home-<version>/      N8N_USER_FOLDER: n8n's database and settings under .n8n/, and this
 //                                   package (as `npm pack` publishes it) in .n8n/nodes/node_modules/.
@@ -31,13 +32,15 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npmInstallEnv } from './npm-env.mjs';
+import { FIRST_RUN, LOCAL_NODE_MAJOR } from './constants.mjs';
+import { lineNames, quietEnv } from './n8n-quiet.mjs';
 import { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
 
 export { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
 export { DEFAULT_N8N_VERSION, TESTED_N8N_VERSIONS } from './n8n-lines.mjs';
 
 export const NODE_DIR = path.join(LOCAL, 'node24');
-export const NODE_SPEC = '24';
+export const NODE_SPEC = LOCAL_NODE_MAJOR;
 export const PACKAGE_NAME = 'n8n-nodes-document-scanning';
 
 /** The line of N8N_LOCAL_VERSION (or the default): what callers without `--n8n` get. */
@@ -158,10 +161,15 @@ function adoptOldLayout() {
 
 /** Installs Node 24 and n8n when missing (marker + version check); a no-op afterwards. */
 export function ensureN8n(line = DEFAULT_LINE) {
-	ensureNode();
 	adoptOldLayout();
+	const first = !n8nIsInstalled(line);
+	if (first) {
+		log(
+			`first start on n8n ${line.version}: installing Node ${NODE_SPEC} and n8n into ${path.relative(ROOT, LOCAL)}/ (about ${FIRST_RUN.minutes} minutes and ${FIRST_RUN.disk} in all; later starts reuse them) ...`,
+		);
+	}
+	ensureNode();
 	if (n8nIsInstalled(line)) return;
-	log(`first start on n8n ${line.version}: installing it into ${path.relative(ROOT, line.dir)}, 3 to 10 minutes ...`);
 	const started = Date.now();
 	mkdirSync(line.dir, { recursive: true });
 	rmSync(line.marker, { force: true });
@@ -205,7 +213,7 @@ function localEncryptionKey() {
 
 /** The environment every n8n command of this repository runs with. */
 export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(process.env.N8N_PORT) || 5678, brokerPort, extra = {} } = {}) {
-	return toolEnv({
+	const env = toolEnv({
 		N8N_LOCAL_VERSION: line.version,
 		N8N_USER_FOLDER: home,
 		N8N_PORT: String(port),
@@ -215,8 +223,7 @@ export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(pr
 		N8N_EDITOR_BASE_URL: `http://localhost:${port}/`,
 		N8N_ENCRYPTION_KEY: localEncryptionKey(),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_RUNNERS_ENABLED: 'false',
-		// n8n 2.x starts its task broker even so, on 5679 unless told: one port per instance.
+		// Task runners (on for both lines, scripts/n8n-quiet.mjs): the broker on 5679 unless told; one port per instance.
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort ?? port + 1),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -234,8 +241,11 @@ export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(pr
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
 		N8N_LOG_OUTPUT: 'console',
 		NODE_ENV: 'production',
+		// No offline noise: the community-node catalogue and deprecation lines (scripts/n8n-quiet.mjs).
+		...quietEnv(line),
 		...extra,
 	});
+	return lineNames(env, line);
 }
 
 /** Runs an n8n CLI command to completion; returns { status, stdout, stderr }. */

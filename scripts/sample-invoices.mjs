@@ -1,13 +1,15 @@
 // Sample invoice PDFs for the example "Invoices → line items → ERP" in `npm start` and the e2e:
 // small, valid one-page PDFs (header, objects, xref table with exact offsets, trailer), written
 // into a folder n8n is allowed to read (N8N_RESTRICT_FILE_ACCESS_TO, see n8nEnv()).
+// The sandbox reads their text (sandbox/pdf-text.ts, sandbox/document-data.ts): a scan of one of them
+// returns what it says; test/sandbox/sample-documents.test.ts checks that for each.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const SAMPLE_INVOICES = [
-	{ file: 'invoice-1001-acme.pdf', lines: ['ACME Office Supplies', 'Invoice 1001', '2 x Paper A4 box   24.00', '1 x Stapler         9.50', 'Total              33.50'] },
-	{ file: 'invoice-1002-globex.pdf', lines: ['Globex Hardware', 'Invoice 1002', '3 x USB-C cable    29.85', 'Total              29.85'] },
-	{ file: 'invoice-1003-initech.pdf', lines: ['Initech Services', 'Invoice 1003', '5 h Consulting    600.00', '1 x Travel         80.00', 'Total             680.00'] },
+	{ file: 'invoice-1001-acme.pdf', lines: ['ACME Office Supplies', 'Invoice 1001', 'Date 2024-03-04', 'Currency EUR', '2 x Paper A4 box   24.00', '1 x Stapler         9.50', 'Total              33.50'] },
+	{ file: 'invoice-1002-globex.pdf', lines: ['Globex Hardware', 'Invoice 1002', 'Date 2024-03-11', 'Currency EUR', '3 x USB-C cable    29.85', 'Total              29.85'] },
+	{ file: 'invoice-1003-initech.pdf', lines: ['Initech Services', 'Invoice 1003', 'Date 2024-03-18', 'Currency EUR', '5 h Consulting    600.00', '1 x Travel         80.00', 'Total             680.00'] },
 ];
 
 const escapePdfText = (text) => text.replace(/[\\()]/g, (c) => `\\${c}`);

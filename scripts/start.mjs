@@ -1,7 +1,7 @@
 // `npm start`: the local API sandbox plus a real n8n with this package's nodes, the credential
 // "Document Scanning sandbox" and the example workflows loaded. See the README, "Real n8n".
 //
-//   npm start                     sandbox on :8787 + n8n 1.123.81 on :5678 (first start installs n8n, 3-7 min)
+//   npm start                     sandbox on :8787 + n8n 1.123.81 on :5678 (the first start installs n8n: FIRST_RUN in constants.mjs)
 //   npm start -- --n8n 2.40.7     the same on another n8n line (own install and home per version)
 //   npm start -- --sandbox-only   only the sandbox (same as npm run start:sandbox)
 //   npm start -- --no-owner       do not create the local owner account (n8n asks for one on first open)
@@ -18,6 +18,8 @@ import {
 	ROOT,
 	SANDBOX_KEY,
 	CREDENTIAL,
+	DEFAULT_N8N_VERSION,
+	TESTED_N8N_VERSIONS,
 	ensureBuild,
 	ensureN8n,
 	ensureOwner,
@@ -36,6 +38,7 @@ import {
 	waitForN8n,
 } from './n8n-local.mjs';
 import { writeSampleInvoices } from './sample-invoices.mjs';
+import { startBanner } from './start-banner.mjs';
 
 const { values: flags } = parseArgs({
 	options: {
@@ -84,7 +87,7 @@ async function main() {
 		['n8n (N8N_PORT)', n8nPort],
 		['sandbox (SANDBOX_PORT)', sandboxPort],
 	];
-	if (line.major >= 2) ports.push(["n8n's task broker (N8N_PORT + 1)", brokerPort]);
+	ports.push(["n8n's task broker (N8N_PORT + 1)", brokerPort]);
 	for (const [name, port] of ports) {
 		if (!(await portIsFree(port))) {
 			console.error(`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)/)[1]}=<another port>.`);
@@ -147,27 +150,21 @@ async function main() {
 		await waitForN8n(n8nUrl, { child: n8n });
 		const ownerCreated = flags['no-owner'] ? false : await ensureOwner(n8nUrl);
 
-		const owner = flags['no-owner']
-			? '  Owner:     first open asks you to create the owner account'
-			: `  Log in:    ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}  (${ownerCreated ? 'owner account created now' : 'the owner account npm start created on the first run'}; local only)`;
 		console.log(
-			[
-				'',
-				'==================================================================',
-				` n8n ${line.version} is running with n8n-nodes-document-scanning loaded (ready in ${Math.round((Date.now() - startedAt) / 1000)} s)`,
-				`  Open:      ${n8nUrl}`,
-				owner,
-				`  Workflows: ${workflows.join(', ')} (inactive)`,
-				`  Credential "${CREDENTIAL.name}" (id ${CREDENTIAL.id}) -> ${sandbox.baseUrl}`,
-				`  Files:     ${invoices.length} sample invoices in ${path.relative(ROOT, INVOICES_DIR)}/ (read by "Invoices → line items → ERP")`,
-				`  Other line: npm start -- --n8n ${line.version === '2.40.7' ? '1.123.81' : '2.40.7'}`,
-				` Document Scanning API sandbox`,
-				`  Base URL:  ${sandbox.baseUrl}`,
-				`  API key:   ${SANDBOX_KEY}`,
-				' Ctrl+C stops both.',
-				'==================================================================',
-				'',
-			].join('\n'),
+			startBanner({
+				version: line.version,
+				otherVersion: TESTED_N8N_VERSIONS.find((v) => v !== line.version) ?? DEFAULT_N8N_VERSION,
+				readySeconds: Math.round((Date.now() - startedAt) / 1000),
+				n8nUrl,
+				owner: { ...DEFAULT_OWNER, skipped: Boolean(flags['no-owner']), created: ownerCreated },
+				workflows,
+				credential: CREDENTIAL,
+				sandboxBaseUrl: sandbox.baseUrl,
+				apiKey: SANDBOX_KEY,
+				invoices,
+				invoicesDir: INVOICES_DIR,
+				root: ROOT,
+			}).join('\n'),
 		);
 	} catch (err) {
 		console.error(`npm start failed: ${err.message}`);

@@ -79,6 +79,14 @@ async function invoiceLineItems(ctx) {
 			erp.length === rows.length,
 		`${detail}; ${pdfs.length} PDF(s) in ${path.relative(process.cwd(), ctx.filesDir)}/invoices, ${read.length} read, ${uploads.length} upload(s), ${rows.length} row item(s), ${erp.length} to ERP`,
 	);
+	// The sandbox reads the samples' text: one row per item line, under its own supplier.
+	const said = SAMPLE_INVOICES.flatMap(({ lines }) => lines.filter((l) => /^\d+ (x|h) /.test(l)).map((l) => `${lines[0]}: ${l.replace(/^\d+ (x|h) (.*\S)\s+[\d.]+$/, '$2')}`));
+	const got = rows.map((r) => `${r.document?.supplier_name}: ${r.description}`);
+	ctx.check(
+		`example "${example.name}" gives what the sample PDFs say: each line item under its own supplier`,
+		JSON.stringify([...got].sort()) === JSON.stringify([...said].sort()),
+		`rows: ${got.join('; ')}; the PDFs say: ${said.join('; ')}`,
+	);
 }
 
 // ---- scan-events.json: the webhook trigger, active when n8n starts; a signed delivery runs it -----

@@ -3,7 +3,9 @@
  * package's nodes exists (and is shown) in the node's description, option values are known,
  * and the nodes run with exactly those parameters against the sandbox.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import type { INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
@@ -16,6 +18,18 @@ const dir = path.resolve(__dirname, '../../examples');
 const examples = readdirSync(dir)
 	.filter((file) => file.endsWith('.json'))
 	.map((file) => ({ file, workflow: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: INode[] } }));
+/** The sample invoices as `npm start` writes them (scripts/sample-invoices.mjs), in file-name order. */
+function sampleInvoices(): Array<{ file: string; pdf: Buffer }> {
+	const tmp = mkdtempSync(path.join(os.tmpdir(), 'sample-invoices-'));
+	try {
+		const script = `import { writeSampleInvoices } from ${JSON.stringify(path.resolve(__dirname, '../../scripts/sample-invoices.mjs'))};
+			process.stdout.write(JSON.stringify(writeSampleInvoices(${JSON.stringify(tmp)})));`;
+		const files = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
+		return files.map((file) => ({ file, pdf: readFileSync(path.join(tmp, file)) }));
+	} finally {
+		rmSync(tmp, { recursive: true, force: true });
+	}
+}
 const ours = (node: INode) => node.type.startsWith('n8n-nodes-document-scanning.');
 const exampleNode = (file: string) => examples.find((e) => e.file === file)!.workflow.nodes.find(ours)!;
 
@@ -98,6 +112,46 @@ describe('the examples run against the sandbox', () => {
 		expect(output.length).toBeGreaterThanOrEqual(4);
 		expect(output.every((item) => item.json.table === 'line_items' && typeof item.json.row_number === 'number')).toBe(true);
 		expect(new Set(output.map((item) => (item.pairedItem as { item: number }).item))).toEqual(new Set([0, 1]));
+	});
+
+	test('invoice-line-items-to-erp on the sample invoices of npm start: Globex gives its own fields and rows', async () => {
+		const node = exampleNode('invoice-line-items-to-erp.json');
+		const files = sampleInvoices();
+		const { output, error } = await runNode({
+			parameters: node.parameters,
+			items: files.map(({ file, pdf }) => binaryItem(pdf, file, 'application/pdf')),
+			env: env(),
+		});
+		expect(error).toBeUndefined();
+		const globexIndex = files.findIndex((f) => f.file === 'invoice-1002-globex.pdf');
+		const globex = output.filter((item) => (item.pairedItem as { item: number }).item === globexIndex);
+		expect(globex.map((item) => item.json)).toEqual([
+			{
+				position: 1,
+				article_number: null,
+				description: 'USB-C cable',
+				quantity: 3,
+				unit: 'pcs',
+				unit_price: 9.95,
+				scan_id: expect.any(Number),
+				table: 'line_items',
+				row_number: 1,
+				document: {
+					invoice_number: '1002',
+					invoice_date: '2024-03-11',
+					supplier_name: 'Globex Hardware',
+					total_amount: 29.85,
+					currency: 'EUR',
+				},
+			},
+		]);
+		// Every row belongs to the invoice it was read from: 2 + 1 + 2 line items.
+		expect(output.map((item) => [(item.pairedItem as { item: number }).item, (item.json.document as { invoice_number: string }).invoice_number])).toEqual(
+			files.flatMap(({ file }, i) => {
+				const number = /invoice-(\d+)/.exec(file)![1];
+				return Array.from({ length: number === '1002' ? 1 : 2 }, () => [i, number]);
+			}),
+		);
 	});
 
 	test('daily-credit-check: the balance item the IF node reads', async () => {
