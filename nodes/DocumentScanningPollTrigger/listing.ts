@@ -124,7 +124,8 @@ export async function observe(ctx: IPollFunctions, state: PollState, now: number
 		if (!isFollowDue(state, id, now)) continue;
 		fetched.push(id);
 		try {
-			const response = await apiRequestFull.call(ctx, { method: 'GET', path: `/scans/${id}`, passStatuses: [404] });
+			// One attempt: a failure is retried by a later poll, with back-off (state.ts).
+			const response = await apiRequestFull.call(ctx, { method: 'GET', path: `/scans/${id}`, passStatuses: [404], retry: false });
 			if (response.statusCode === 404) {
 				gone.add(id);
 				continue;
