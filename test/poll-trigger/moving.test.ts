@@ -6,7 +6,7 @@ import { PollContext } from 'n8n-core';
 
 import { type Sandbox, startSandbox } from '../../sandbox/server';
 import { STUCK_MAX_FAILURES } from '../../nodes/DocumentScanningPollTrigger/state';
-import { emittedIds, makePoll, range, seed, upload, waitFinished } from './helpers';
+import { emittedIds, makePoll, seed, upload, waitFinished } from './helpers';
 
 let sandbox: Sandbox;
 
@@ -126,4 +126,3 @@ describe('one stuck scan', () => {
 	});
 });
 
-test('range helper sanity', () => expect(range(1, 3)).toEqual([1, 2, 3]));
