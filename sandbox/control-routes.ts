@@ -39,6 +39,10 @@ function buildRoutes(control: SandboxControl) {
     route<ControlHandler>('GET', '/account', (_body, _params, req) => ok(control.account(readCredentials(req.headers).key))),
     route<ControlHandler>('POST', '/templates', (body) => created(control.createTemplate(body as unknown as CreateTemplateInput))),
     route<ControlHandler>('POST', '/scans', (body) => created({ ids: control.seedScans(body as unknown as SeedScansInput) })),
+    route<ControlHandler>('POST', '/scans/during-listing', (body) => {
+      control.createScansDuringListing(Number(body.afterListRequests ?? 0), (body.scans ?? {}) as unknown as SeedScansInput);
+      return created({ queued: true });
+    }),
     route<ControlHandler>('GET', '/scans/:id', (_body, [id]) => found(control.getScan(idParam(id)), `Scan ${id}`)),
     route<ControlHandler>('POST', '/scans/:id/reviewed-data', (body, [id]) => {
       control.setReviewedData(idParam(id), (body.reviewed_data ?? null) as Body | null);

@@ -36,6 +36,11 @@ export interface SandboxControl {
   /** Creates scans directly in `status` (default completed): no credit, no rate limit, no processing, no webhooks. */
   seedScans(input: SeedScansInput): number[];
   setReviewedData(scanId: number, reviewedData: Record<string, unknown> | null): void;
+  /**
+   * Creates scans (as `seedScans` does) while a listing is read: when the GET /scans request
+   * after the next `afterListRequests` ones arrives, before it is answered. Cleared by reset.
+   */
+  createScansDuringListing(afterListRequests: number, scans: SeedScansInput): void;
   /** The next uploads (FIFO) end in these states instead of the file-name rule. */
   setNextOutcomes(outcomes: Outcome[]): void;
   /** While held, scans stay in their current status. */
@@ -94,7 +99,7 @@ export function createControl(core: SandboxCore): SandboxControl {
     return scan;
   };
 
-  return {
+  const control: SandboxControl = {
     reset: (options) => core.reset(options),
     setOptions: (partial) => core.setOptions(partial),
     options: () => copy(describeOptions(core.options)),
@@ -140,6 +145,14 @@ export function createControl(core: SandboxCore): SandboxControl {
         ids.push(scan.id);
       }
       return ids;
+    },
+
+    createScansDuringListing: (afterListRequests, scans) => {
+      if (!Number.isInteger(afterListRequests) || afterListRequests < 0) throw new Error('afterListRequests must be a non-negative integer');
+      accountFor(scans.apiKey);
+      core.onListingRequest(afterListRequests, () => {
+        control.seedScans(scans);
+      });
     },
 
     setReviewedData: (scanId, reviewedData) => {
@@ -218,4 +231,5 @@ export function createControl(core: SandboxCore): SandboxControl {
       webhookOrThrow(id).active = false;
     },
   };
+  return control;
 }

@@ -19,6 +19,8 @@ export class SandboxCore {
   readonly deliverer: Deliverer;
   readonly processor: Processor;
   requestLog: RequestLogEntry[] = [];
+  /** Actions run when a later GET /scans (listing) request arrives, before it is answered. */
+  private listingHooks: Array<{ skip: number; run: () => void }> = [];
   private current: ResolvedOptions;
 
   constructor(private readonly startOptions: ResolvedOptions) {
@@ -50,9 +52,23 @@ export class SandboxCore {
     this.current = next;
     this.clock.reset();
     this.faults.clear();
+    this.listingHooks = [];
     this.requestLog = [];
     this.store.clear();
     this.seed();
+  }
+
+  /** Runs `run` when the listing request after the next `skip` ones arrives (before it is answered). */
+  onListingRequest(skip: number, run: () => void): void {
+    this.listingHooks.push({ skip, run });
+  }
+
+  /** Called by GET /scans before it reads the store. */
+  beforeListing(): void {
+    const due = this.listingHooks.filter((hook) => hook.skip === 0);
+    this.listingHooks = this.listingHooks.filter((hook) => hook.skip > 0);
+    for (const hook of this.listingHooks) hook.skip -= 1;
+    for (const hook of due) hook.run();
   }
 
   shutdown(): void {

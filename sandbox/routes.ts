@@ -188,6 +188,7 @@ const listScans: Handler = (ctx) => {
   const templateId = optionalFilter(query, 'template_id', errors, parsePositiveInt, 'The template_id must be a positive integer.');
   if (!errors.isEmpty) return invalid(ctx, errors);
 
+  core.beforeListing();
   const scans = core.store.listScans(account.id, { status, templateId });
   const pageUrl = (n: number): string => {
     const params = new URLSearchParams(query);

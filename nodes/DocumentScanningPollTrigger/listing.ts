@@ -1,13 +1,17 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { mapWithConcurrency } from '../DocumentScanning/helpers/utils';
 import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList, unwrapRecord } from '../DocumentScanning/transport';
-import type { Observation } from './state';
-import { scanIdOf } from './state';
+import { readListing } from '../DocumentScanning/transport/listingReader';
+import { restless } from '../DocumentScanning/transport/paging';
+import type { Observation, PollState } from './state';
+import { isFollowDue, scanIdOf } from './state';
 
 /**
- * The requests of one poll. Nothing here changes the state: a request that fails throws,
- * and the caller then commits nothing (the next poll starts from the same state).
+ * The requests of one poll. Nothing here changes the state: a listing request that fails
+ * throws, and the caller then commits nothing (the next poll starts from the same state).
+ * A failing request for one pending scan stays with that scan (`Observation.failed`).
  *
  * GET /scans lists newest first by creation, 25 per page; scan IDs grow with creation.
  */
@@ -18,6 +22,10 @@ export const MAX_SINGLE_FETCHES = 10;
 export const MANUAL_MAX_PAGES = 4;
 /** Guard against a server that never ends its listing. */
 const MAX_PAGES = 10_000;
+/** How far back the first activation looks for unfinished scans: scans created this long before it… */
+export const ACTIVATION_LOOKBACK_MS = 24 * 60 * 60 * 1000;
+/** …and at most this many pages (1,000 scans). */
+export const ACTIVATION_MAX_PAGES = 40;
 
 export interface ListingPage {
 	items: IDataObject[];
@@ -35,53 +43,98 @@ export async function readPage(ctx: IPollFunctions, pageNumber: number): Promise
 	return { items, last };
 }
 
+interface ListingRead {
+	scans: Map<number, IDataObject>;
+	topId: number;
+	capped: boolean;
+}
+
+/** GET /scans page by page, each page after the one before, with the shared shift-safe rules. */
+async function readScans(
+	ctx: IPollFunctions,
+	stopAfter: (items: IDataObject[], serverNow: number) => boolean,
+	maxPages: number,
+): Promise<ListingRead> {
+	let serverNow = Date.now();
+	const result = await readListing({
+		fetchPage: async (pageNumber) => {
+			const response = await apiRequestFull.call(ctx, { method: 'GET', path: '/scans', qs: { page: pageNumber } });
+			if (pageNumber === 1) serverNow = serverClock(response.headers) ?? Date.now();
+			return unwrapList(response.body);
+		},
+		pageSize: PAGE_SIZE,
+		maxPages,
+		atMaxPages: maxPages === MAX_PAGES ? 'error' : 'stop',
+		concurrency: 1,
+		lookahead: 1,
+		sequential: true,
+		stopAfter: (items) => stopAfter(items, serverNow),
+		tooManyPages: () => new NodeOperationError(ctx.getNode(), `GET /scans did not end after ${MAX_PAGES} pages`),
+		restless: () => restless(ctx, '/scans'),
+		inParallel: async (count, width, task) => await mapWithConcurrency(count, width, task),
+	});
+	const scans = new Map<number, IDataObject>();
+	for (const scan of result.records) {
+		const id = scanIdOf(scan);
+		if (id !== undefined && !scans.has(id)) scans.set(id, scan);
+	}
+	return { scans, topId: result.topId ?? 0, capped: result.capped };
+}
+
+function serverClock(headers: IDataObject | undefined): number | undefined {
+	const raw = headers?.date ?? headers?.Date;
+	const value = typeof raw === 'string' ? Date.parse(raw) : NaN;
+	return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * The first activation's look at the account: page 1 gives the horizon; the pages down to
+ * the first scan created more than ACTIVATION_LOOKBACK_MS before the service's clock (at most
+ * ACTIVATION_MAX_PAGES) give the unfinished scans to follow.
+ */
+export async function observeAtActivation(ctx: IPollFunctions): Promise<ListingRead> {
+	return await readScans(
+		ctx,
+		(items, serverNow) =>
+			items.some((scan) => {
+				const created = Date.parse(String(scan.created_at ?? ''));
+				return Number.isFinite(created) && created < serverNow - ACTIVATION_LOOKBACK_MS;
+			}),
+		ACTIVATION_MAX_PAGES,
+	);
+}
+
 /**
  * Reads from page 1 down to the first page that reaches `horizon` (or the end of the
- * listing), then fetches pending scans that were not on those pages, at most
- * MAX_SINGLE_FETCHES, in the order of `pending`.
+ * listing), then fetches pending scans that were not on those pages and are due (see
+ * `isFollowDue`), at most MAX_SINGLE_FETCHES, in the order of `pending`. A failing single
+ * fetch is recorded in `failed`; it does not fail the poll.
  */
-export async function observe(ctx: IPollFunctions, horizon: number, pending: number[]): Promise<Observation> {
-	const scans = new Map<number, IDataObject>();
-	let topId = 0;
-	let previousFirstId: number | undefined;
-	for (let pageNumber = 1; pageNumber <= MAX_PAGES; pageNumber++) {
-		const page = await readPage(ctx, pageNumber);
-		const firstId = page.items.length ? scanIdOf(page.items[0]) : undefined;
-		// A server that ignores `page` answers page 1 again: the listing has ended.
-		if (pageNumber > 1 && firstId !== undefined && firstId === previousFirstId) break;
-		previousFirstId = firstId;
-
-		let reachedHorizon = false;
-		for (const scan of page.items) {
-			const id = scanIdOf(scan);
-			if (id === undefined) continue;
-			topId = Math.max(topId, id);
-			scans.set(id, scan);
-			if (id <= horizon) reachedHorizon = true;
-		}
-		if (reachedHorizon || page.last) break;
-		if (pageNumber === MAX_PAGES) {
-			throw new NodeOperationError(ctx.getNode(), `GET /scans did not end after ${MAX_PAGES} pages`);
-		}
-	}
+export async function observe(ctx: IPollFunctions, state: PollState, now: number): Promise<Observation> {
+	const { horizon, pending } = state;
+	const listing = await readScans(ctx, (items) => items.some((scan) => (scanIdOf(scan) ?? Infinity) <= horizon), MAX_PAGES);
+	const scans = listing.scans;
 
 	const gone = new Set<number>();
 	const fetched: number[] = [];
+	const failed = new Map<number, string>();
 	for (const id of pending) {
 		if (scans.has(id)) continue;
 		if (fetched.length >= MAX_SINGLE_FETCHES) break;
+		if (!isFollowDue(state, id, now)) continue;
 		fetched.push(id);
-		const response = await apiRequestFull.call(ctx, {
-			method: 'GET',
-			path: `/scans/${id}`,
-			passStatuses: [404],
-		});
-		if (response.statusCode === 404) {
-			gone.add(id);
-			continue;
+		try {
+			// One attempt: a failure is retried by a later poll, with back-off (state.ts).
+			const response = await apiRequestFull.call(ctx, { method: 'GET', path: `/scans/${id}`, passStatuses: [404], retry: false });
+			if (response.statusCode === 404) {
+				gone.add(id);
+				continue;
+			}
+			const scan = unwrapRecord(response.body);
+			scans.set(id, { ...scan, id: scan.id ?? id });
+		} catch (error) {
+			failed.set(id, error instanceof Error ? error.message : String(error));
 		}
-		const scan = unwrapRecord(response.body);
-		scans.set(id, { ...scan, id: scan.id ?? id });
 	}
-	return { scans, topId, gone, fetched };
+	return { scans, topId: listing.topId, gone, fetched, failed };
 }

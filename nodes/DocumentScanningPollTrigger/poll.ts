@@ -4,21 +4,23 @@ import { NodeOperationError } from 'n8n-workflow';
 import { PAGE_SIZE } from '../DocumentScanning/transport';
 import { selectedEvents } from '../DocumentScanningTrigger/webhookLifecycle';
 import { accepts, type PollOptions, toItems } from './items';
-import { MANUAL_MAX_PAGES, observe, readPage } from './listing';
+import { ACTIVATION_MAX_PAGES, MANUAL_MAX_PAGES, observe, observeAtActivation, readPage } from './listing';
 import { commit, initialState, isFinal, readState, writeState } from './state';
 
 /**
  * `poll()` of the Document Scanning Poll Trigger.
  *
- * - First activation (no state yet): reads page 1, remembers the newest scan ID as the
- *   horizon and the unfinished scans on that page as pending, and emits nothing.
+ * - First activation (no state yet): remembers the newest scan ID as the horizon and follows
+ *   every unfinished scan created in the 24 hours before (at most 1,000 scans back); emits
+ *   nothing.
  * - Every later poll: reads new scans down to the horizon and the pending ones, emits the
  *   scans that reached a final state since, and keeps the rest for the next poll.
  * - "Fetch Test Event" (manual mode): the newest finished scan that passes the filters;
  *   the state is not touched.
  *
- * All requests happen before the state changes: a failing request (network, 5xx, 429)
- * fails the poll with the state as it was, and the next poll catches up.
+ * All requests happen before the state changes: a failing listing request (network, 5xx,
+ * 429) fails the poll with the state as it was, and the next poll catches up. A failing GET
+ * of one pending scan stays with that scan (back-off, given up after a bound, logged).
  */
 
 function settings(ctx: IPollFunctions): { events: string[]; options: PollOptions } {
@@ -48,17 +50,28 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 	const staticData = this.getWorkflowStaticData('node') as IDataObject;
 	const before = readState(staticData);
 	if (before === undefined) {
-		const first = await readPage(this, 1);
-		writeState(staticData, initialState(first.items, new Date()));
+		const look = await observeAtActivation(this);
+		if (look.capped) {
+			this.logger.warn(
+				`Document Scanning Poll Trigger: looked through the newest ${ACTIVATION_MAX_PAGES * PAGE_SIZE} scans at activation; unfinished scans older than those are not followed`,
+			);
+		}
+		writeState(staticData, initialState(look.scans.values(), look.topId, new Date()));
 		return null;
 	}
 
 	const { events, options } = settings(this);
-	const observation = await observe(this, before.horizon, before.pending);
+	const now = Date.now();
+	const observation = await observe(this, before, now);
 
 	// Commit against the state as it is now: an overlapping poll may have committed meanwhile.
 	const current = readState(staticData) ?? before;
-	const result = commit(current, observation, (scan) => accepts(scan, events, options));
+	const result = commit(current, observation, (scan) => accepts(scan, events, options), now);
+	for (const stuck of result.givenUp) {
+		this.logger.warn(
+			`Document Scanning Poll Trigger: gave up following scan ${stuck.id} after ${stuck.failures} failed requests since ${stuck.since} (last error: ${stuck.lastError}); it will not start the workflow. Check it with Document Scanning → Scan → Get.`,
+		);
+	}
 	if (result.dropped.length > 0) {
 		this.logger.warn(
 			`Document Scanning Poll Trigger: stopped following ${result.dropped.length} unfinished scans (more than the limit); oldest: ${result.dropped[0]}`,

@@ -10,6 +10,8 @@ import { FINAL_STATUSES } from '../DocumentScanning/helpers/wait';
  *   it was seen at least once (or existed before the first activation).
  * - `pending`: IDs up to the horizon that were seen unfinished (uploaded, processing).
  * - `emitted`: the most recently emitted IDs, a bounded guard against emitting twice.
+ * - `stuck`: pending IDs whose own GET failed: failures in a row, when to try again (back-off),
+ *   and since when. After STUCK_MAX_FAILURES the scan is given up (the caller logs it).
  *
  * n8n saves static data only when a poll emits (and on activation / deactivation). The
  * state is built so that falling back to an older saved state is harmless: a poll that
@@ -24,7 +26,26 @@ export interface PollState {
 	emitted: number[];
 	/** ISO time of the first activation (informative). */
 	activatedAt: string;
+	/** Pending scans whose own GET failed, by ID. */
+	stuck: Record<string, StuckScan>;
 }
+
+export interface StuckScan {
+	/** Failed attempts in a row. */
+	failures: number;
+	/** Epoch ms before which the scan is not fetched again. */
+	nextAt: number;
+	/** ISO time of the first failure in a row. */
+	since: string;
+	/** The last error message (no secrets: the transport's wording). */
+	lastError: string;
+}
+
+/** First pause after a failed GET of one scan; it doubles with each failure up to STUCK_MAX_PAUSE_MS. */
+export const STUCK_FIRST_PAUSE_MS = 60_000;
+export const STUCK_MAX_PAUSE_MS = 60 * 60_000;
+/** Failed GETs in a row after which a scan is given up (about 4 hours with the pauses above). */
+export const STUCK_MAX_FAILURES = 10;
 
 /** Emitted IDs kept for the duplicate guard. */
 export const MAX_EMITTED = 1000;
@@ -39,6 +60,29 @@ export function isFinal(scan: IDataObject): boolean {
 export function scanIdOf(scan: IDataObject): number | undefined {
 	const id = Number(scan.id ?? scan.scan_id);
 	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** Whether a pending scan may be fetched on its own now (it is not pausing after a failure). */
+export function isFollowDue(state: PollState, id: number, now: number): boolean {
+	const stuck = state.stuck[String(id)];
+	return stuck === undefined || stuck.nextAt <= now;
+}
+
+function stuckMap(value: unknown): Record<string, StuckScan> {
+	const result: Record<string, StuckScan> = {};
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return result;
+	for (const [key, raw] of Object.entries(value as IDataObject)) {
+		const entry = raw as IDataObject;
+		const failures = Number(entry?.failures);
+		if (!Number.isSafeInteger(Number(key)) || !Number.isSafeInteger(failures) || failures < 1) continue;
+		result[key] = {
+			failures,
+			nextAt: Number(entry.nextAt) || 0,
+			since: String(entry.since ?? ''),
+			lastError: String(entry.lastError ?? ''),
+		};
+	}
+	return result;
 }
 
 function idList(value: unknown): number[] {
@@ -56,6 +100,7 @@ export function readState(staticData: IDataObject): PollState | undefined {
 		pending: idList(staticData.pending),
 		emitted: idList(staticData.emitted),
 		activatedAt: String(staticData.activatedAt ?? ''),
+		stuck: stuckMap(staticData.stuck),
 	};
 }
 
@@ -66,6 +111,7 @@ export function writeState(staticData: IDataObject, state: PollState): void {
 	staticData.pending = [...state.pending];
 	staticData.emitted = [...state.emitted];
 	staticData.activatedAt = state.activatedAt;
+	staticData.stuck = structuredClone(state.stuck);
 }
 
 /** What the requests of one poll found. */
@@ -78,6 +124,8 @@ export interface Observation {
 	gone: Set<number>;
 	/** Pending IDs fetched one by one this poll (they move to the back of the queue). */
 	fetched: number[];
+	/** Pending IDs whose own GET failed this poll, with the error message. */
+	failed: Map<number, string>;
 }
 
 export interface CommitResult {
@@ -86,6 +134,8 @@ export interface CommitResult {
 	emit: IDataObject[];
 	/** Pending IDs dropped because more than MAX_PENDING were followed. */
 	dropped: number[];
+	/** Pending scans given up after STUCK_MAX_FAILURES failed GETs in a row. */
+	givenUp: Array<{ id: number } & StuckScan>;
 }
 
 function byCompletion(a: IDataObject, b: IDataObject): number {
@@ -101,7 +151,12 @@ function byCompletion(a: IDataObject, b: IDataObject): number {
  * `accept` tells whether a finished scan passes the node's event and option filters; a
  * filtered-out scan is settled like an emitted one, but not recorded as emitted.
  */
-export function commit(current: PollState, observation: Observation, accept: (scan: IDataObject) => boolean): CommitResult {
+export function commit(
+	current: PollState,
+	observation: Observation,
+	accept: (scan: IDataObject) => boolean,
+	now: number = Date.now(),
+): CommitResult {
 	const pending = new Set(current.pending);
 	const emitted = new Set(current.emitted);
 	const emit: IDataObject[] = [];
@@ -120,6 +175,31 @@ export function commit(current: PollState, observation: Observation, accept: (sc
 		emitted.add(id);
 	}
 	for (const id of observation.gone) pending.delete(id);
+
+	// A failed GET stays with its scan: back-off, then give up after STUCK_MAX_FAILURES.
+	const stuck: Record<string, StuckScan> = {};
+	const givenUp: CommitResult['givenUp'] = [];
+	for (const [key, entry] of Object.entries(current.stuck)) {
+		if (pending.has(Number(key)) && !observation.scans.has(Number(key))) stuck[key] = entry;
+	}
+	for (const [id, message] of observation.failed) {
+		if (!pending.has(id)) continue;
+		const before = stuck[String(id)];
+		const failures = (before?.failures ?? 0) + 1;
+		const entry: StuckScan = {
+			failures,
+			nextAt: now + Math.min(STUCK_FIRST_PAUSE_MS * 2 ** (failures - 1), STUCK_MAX_PAUSE_MS),
+			since: before?.since ?? new Date(now).toISOString(),
+			lastError: message,
+		};
+		if (failures >= STUCK_MAX_FAILURES) {
+			pending.delete(id);
+			delete stuck[String(id)];
+			givenUp.push({ id, ...entry });
+		} else {
+			stuck[String(id)] = entry;
+		}
+	}
 
 	// Single fetches go to the back, so the next poll checks the ones not checked now.
 	const fetched = new Set(observation.fetched);
@@ -143,21 +223,30 @@ export function commit(current: PollState, observation: Observation, accept: (sc
 			pending: pendingList,
 			emitted: [...new Set(emittedList)].slice(-MAX_EMITTED),
 			activatedAt: current.activatedAt,
+			stuck: Object.fromEntries(Object.entries(stuck).filter(([key]) => pendingList.includes(Number(key)))),
 		},
 		emit: emit.sort(byCompletion),
 		dropped,
+		givenUp,
 	};
 }
 
-/** The state after the first activation: nothing before it is emitted; unfinished scans on the first page are followed. */
-export function initialState(firstPage: IDataObject[], now: Date): PollState {
-	let horizon = 0;
+/**
+ * The state after the first activation: nothing before it is emitted; the horizon is the
+ * newest scan, and every unfinished scan the activation's look found is followed.
+ */
+export function initialState(scans: Iterable<IDataObject>, topId: number, now: Date): PollState {
 	const pending: number[] = [];
-	for (const scan of firstPage) {
+	for (const scan of scans) {
 		const id = scanIdOf(scan);
-		if (id === undefined) continue;
-		horizon = Math.max(horizon, id);
-		if (!isFinal(scan)) pending.push(id);
+		if (id !== undefined && !isFinal(scan)) pending.push(id);
 	}
-	return { version: 1, horizon, pending: pending.sort((a, b) => a - b), emitted: [], activatedAt: now.toISOString() };
+	return {
+		version: 1,
+		horizon: topId,
+		pending: [...new Set(pending)].sort((a, b) => a - b).slice(-MAX_PENDING),
+		emitted: [],
+		activatedAt: now.toISOString(),
+		stuck: {},
+	};
 }

@@ -19,16 +19,19 @@ for (const envelope of ['data', 'bare'] as const) {
 	describe(`${envelope} envelope`, () => {
 		beforeEach(() => sb.get().control.reset({ envelope }));
 
-		test('every scan once, newest first, each page requested once', async () => {
+		test('every scan once, newest first, each page requested once (bare: page 1 once more)', async () => {
 			const ids = sb.get().control.seedScans({ count: 260 });
 			const result = await run(sb.env(), getAll());
 			expect(result.error).toBeUndefined();
 			expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse());
 			const pages = pagesRequested();
-			expect(new Set(pages).size).toBe(pages.length);
+			// Without meta.total, pages read side by side are proven to join by reading page 1
+			// once more at the end: nothing was added since the start.
+			expect(pages.length - new Set(pages).size).toBe(envelope === 'data' ? 0 : 1);
+			if (envelope === 'bare') expect(pages.filter((p) => p === 1)).toHaveLength(2);
 			// 11 pages hold the scans; without meta pages 2-3, 4-7, 8-15 are read (4 past the end).
 			expect(Math.max(...pages)).toBeLessThanOrEqual(envelope === 'data' ? 11 : 15);
-			expect(pages.filter((p) => p <= 11).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+			expect([...new Set(pages.filter((p) => p <= 11))].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
 		});
 
 		test('pages are read side by side', async () => {
@@ -63,7 +66,7 @@ for (const envelope of ['data', 'bare'] as const) {
 			const ids = sb.get().control.seedScans({ count: 120 });
 			const result = await run(sb.env(), getAll({ returnAll: false, limit: 60 }));
 			expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse().slice(0, 60));
-			expect(pagesRequested().sort((a, b) => a - b)).toEqual([1, 2, 3]);
+			expect(pagesRequested().sort((a, b) => a - b)).toEqual(envelope === 'data' ? [1, 2, 3] : [1, 1, 2, 3]);
 		});
 	});
 }

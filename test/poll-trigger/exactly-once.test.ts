@@ -15,14 +15,15 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.control.reset());
 
 describe('first activation', () => {
-	test('starts from the activation: no history, state saved, one page read', async () => {
+	test('starts from the activation: no history, state saved, the last day looked through', async () => {
 		const history = seed(sandbox, 30);
 		seed(sandbox, 2, 'failed');
 		const trigger = await makePoll(sandbox);
 		sandbox.control.clearRequests();
 
 		expect(await trigger.activate()).toBeNull();
-		expect(requestLines(sandbox)).toEqual(['GET /scans?page=1']);
+		// All 32 scans are from the last 24 hours: both pages are read for unfinished ones.
+		expect(requestLines(sandbox)).toEqual(['GET /scans?page=1', 'GET /scans?page=2']);
 		expect(trigger.savedNodeStaticData).toMatchObject({ version: 1, horizon: history.length + 2, pending: [], emitted: [] });
 
 		// Nothing changed: one page, nothing emitted.

@@ -13,6 +13,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { pauseWithin } from '../helpers/pause';
 import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
+import { saysLastPage } from './listingReader';
 
 /**
  * The one place that talks to the Document Scanning API.
@@ -190,19 +191,9 @@ export function unwrapList(body: unknown): ListPage {
 	return { items: [] };
 }
 
-/** Returns true when `meta` / `links` say the page just read is the last one. */
+/** Returns true when `meta` / `links` say the page just read is the last one (the rule lives in listingReader.ts). */
 export function isLastPage(page: ListPage, pageNumber: number): boolean {
-	const { meta, links } = page;
-	if (meta) {
-		const current = Number(meta.current_page ?? meta.page ?? pageNumber);
-		const last = Number(meta.last_page ?? meta.total_pages ?? meta.pages);
-		if (Number.isFinite(last) && current >= last) return true;
-		const total = Number(meta.total);
-		const perPage = Number(meta.per_page ?? PAGE_SIZE);
-		if (Number.isFinite(total) && Number.isFinite(perPage) && current * perPage >= total) return true;
-	}
-	if (links && 'next' in links && !links.next) return true;
-	return false;
+	return saysLastPage(page, pageNumber, PAGE_SIZE);
 }
 
 /**
