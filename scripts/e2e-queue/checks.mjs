@@ -48,6 +48,26 @@ export async function waitFor(what, fn, timeoutMs = 30_000) {
 	}
 }
 
+/**
+ * Resolves once the webhook process serves the production webhook `url`: a CORS preflight
+ * (OPTIONS, no execution) answers 404 while no active workflow has it. n8n 2.x registers a
+ * workflow's webhooks after the activation's REST call has returned; 1.x before.
+ */
+export async function waitUntilServed(url, timeoutMs = 60_000) {
+	const probe = () =>
+		fetch(url, { method: 'OPTIONS', headers: { origin: 'http://localhost', 'access-control-request-method': 'POST' }, signal: AbortSignal.timeout(5_000) }).then(
+			(res) => res.status !== 404,
+			() => false,
+		);
+	return waitFor(`${url} to be served`, probe, timeoutMs);
+}
+
+/** Deactivates the trigger workflow and waits until its webhook is gone from the service (2.x: after the call returns). */
+export async function deactivateTrigger(ctx) {
+	await ctx.rest.deactivate(TRIGGER_WORKFLOW.id);
+	return waitFor('the trigger’s webhook to be deleted', async () => ((await hooksOnWebhookProcess(ctx)).length === 0 ? true : undefined)).catch(() => false);
+}
+
 export function workerOf(ctx, executionId) {
 	return ctx.procs.workers.find((w) => w.ranExecution(executionId))?.name;
 }
@@ -93,7 +113,9 @@ export async function runChecks(ctx) {
 		form.append('template_id', '1');
 		form.append('data', new Blob([Buffer.from('%PDF-1.4\n% queue e2e upload\n')], { type: 'application/pdf' }), 'queue-upload.pdf');
 		await rest.activate(UPLOAD_WORKFLOW.id);
-		const res = await fetch(new URL('webhook/queue-e2e-upload', procs.webhook.url), { method: 'POST', body: form });
+		const uploadUrl = new URL('webhook/queue-e2e-upload', procs.webhook.url).href;
+		await waitUntilServed(uploadUrl);
+		const res = await fetch(uploadUrl, { method: 'POST', body: form });
 		const scan = await res.json().catch(() => ({}));
 		const binaryRows = Number((await db.query('select count(*) as n from binary_data')).rows[0].n);
 		const runs = await rest.executions(UPLOAD_WORKFLOW.id, 5);
@@ -129,6 +151,7 @@ export async function runChecks(ctx) {
 		`${hooks.map((h) => `${h.id} ${h.url}`).join(', ')} (${Date.now() - t} ms)`,
 	);
 	ctx.hook = hook;
+	await waitUntilServed(hook.url);
 
 	// ---- a forged delivery (401, no execution), then a signed one (runs on a worker) ------------
 	t = Date.now();
@@ -178,7 +201,6 @@ export async function runChecks(ctx) {
 
 	// ---- deactivation deletes the webhook ---------------------------------------------------------
 	t = Date.now();
-	await rest.deactivate(TRIGGER_WORKFLOW.id);
-	const gone = await waitFor('the webhook to be deleted', async () => ((await hooksOnWebhookProcess(ctx)).length === 0 ? true : undefined)).catch(() => false);
+	const gone = await deactivateTrigger(ctx);
 	check('queue: deactivating the trigger deletes its webhook', gone === true, `${Date.now() - t} ms`);
 }

@@ -9,7 +9,7 @@
 import { signatureOf } from '../e2e-checks/support.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
-import { deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, workerOf } from './checks.mjs';
+import { deactivateTrigger, deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, waitUntilServed, workerOf } from './checks.mjs';
 import { BATCH_LOAD_WORKFLOW, PLAIN_PATH, PLAIN_V1_PATH, PLAIN_V1_WORKFLOW, PLAIN_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
 
 export const DELIVERIES = Number(process.env.QUEUE_E2E_DELIVERIES) || 300;
@@ -98,14 +98,6 @@ function summary(results) {
 }
 
 /**
- * Resolves once the webhook process serves `url` (answers something else than 404): 2.x
- * registers a workflow's webhooks after the activation's REST call has returned.
- */
-export async function waitUntilServed(url, probe, timeoutMs = 60_000) {
-	return waitFor(`${url} to be served`, async () => (await probe()).status !== 404, timeoutMs);
-}
-
-/**
  * One endpoint's load: its deliveries go out in two halves, and `runLoad` orders the halves of
  * the endpoints A B C C B A, so a machine that speeds up or slows down during the test (other jobs,
  * a growing database) does not favour whichever endpoint goes first.
@@ -168,11 +160,7 @@ export async function runLoad(ctx) {
 		const sendPlain = post(plainUrl, () => ({}));
 		const plainV1Url = new URL(`webhook/${PLAIN_V1_PATH}`, procs.webhook.url).href;
 		const sendPlainV1 = post(plainV1Url, () => ({}));
-		// A forged delivery (401, no execution) shows the trigger is served; the plain ones are
-		// probed with a delivery of their own (an execution before the warm-up's count starts).
-		await waitUntilServed(hook.url, () => post(hook.url, () => ({ 'x-service-signature': `sha256=${'0'.repeat(64)}` }))(deliveryBody('qprobe')));
-		await waitUntilServed(plainUrl, () => sendPlain(deliveryBody('qprobe')));
-		await waitUntilServed(plainV1Url, () => sendPlainV1(deliveryBody('qprobe')));
+		for (const url of [hook.url, plainUrl, plainV1Url]) await waitUntilServed(url);
 		const warmAfter = await lastExecutionId(db);
 		for (const [workflowId, send, kind] of [
 			[TRIGGER_WORKFLOW.id, sendSigned, 'signed'],
@@ -231,7 +219,7 @@ export async function runLoad(ctx) {
 			`${forged.results.filter((r) => r.status === 401).length}/${DELIVERIES} answered 401 (${forged.perSecond.toFixed(1)}/s); executions after them: ${JSON.stringify(forgedCounts)} (the signed sentinel only)`,
 		);
 		figures['forged deliveries: rejected/s'] = forged.perSecond.toFixed(1);
-		await rest.deactivate(TRIGGER_WORKFLOW.id);
+		await deactivateTrigger(ctx);
 
 		// ---- 100 uploads in one execution on a worker -----------------------------------------------
 		const before = await usedScans(ctx);
