@@ -49,17 +49,21 @@ export async function waitFor(what, fn, timeoutMs = 30_000) {
 }
 
 /**
- * Resolves once the webhook process serves the production webhook `url`: a CORS preflight
- * (OPTIONS, no execution) answers 404 while no active workflow has it. n8n 2.x registers a
- * workflow's webhooks after the activation's REST call has returned; 1.x before.
+ * Resolves once n8n has registered the workflow's production webhooks (rows in webhook_entity,
+ * where the webhook process looks them up). n8n 2.x registers them after the activation's REST
+ * call has returned; 1.x before. (A CORS preflight is no probe: 2.x answers it 204 for any path.)
  */
-export async function waitUntilServed(url, timeoutMs = 60_000) {
-	const probe = () =>
-		fetch(url, { method: 'OPTIONS', headers: { origin: 'http://localhost', 'access-control-request-method': 'POST' }, signal: AbortSignal.timeout(5_000) }).then(
-			(res) => res.status !== 404,
-			() => false,
+export async function waitUntilServed(ctx, workflowId, timeoutMs = 60_000) {
+	const db = await pgClient(ctx.pg);
+	try {
+		return await waitFor(
+			`the webhooks of workflow ${workflowId} to be registered`,
+			async () => Number((await db.query('select count(*) as n from webhook_entity where "workflowId" = $1', [workflowId])).rows[0].n) > 0,
+			timeoutMs,
 		);
-	return waitFor(`${url} to be served`, probe, timeoutMs);
+	} finally {
+		await db.end();
+	}
 }
 
 /** Deactivates the trigger workflow and waits until its webhook is gone from the service (2.x: after the call returns). */
@@ -114,7 +118,7 @@ export async function runChecks(ctx) {
 		form.append('data', new Blob([Buffer.from('%PDF-1.4\n% queue e2e upload\n')], { type: 'application/pdf' }), 'queue-upload.pdf');
 		await rest.activate(UPLOAD_WORKFLOW.id);
 		const uploadUrl = new URL('webhook/queue-e2e-upload', procs.webhook.url).href;
-		await waitUntilServed(uploadUrl);
+		await waitUntilServed(ctx, UPLOAD_WORKFLOW.id);
 		const res = await fetch(uploadUrl, { method: 'POST', body: form });
 		const scan = await res.json().catch(() => ({}));
 		const binaryRows = Number((await db.query('select count(*) as n from binary_data')).rows[0].n);
@@ -151,7 +155,7 @@ export async function runChecks(ctx) {
 		`${hooks.map((h) => `${h.id} ${h.url}`).join(', ')} (${Date.now() - t} ms)`,
 	);
 	ctx.hook = hook;
-	await waitUntilServed(hook.url);
+	await waitUntilServed(ctx, TRIGGER_WORKFLOW.id);
 
 	// ---- a forged delivery (401, no execution), then a signed one (runs on a worker) ------------
 	t = Date.now();

@@ -72,7 +72,7 @@ async function redisRestartedWhileIdle(ctx) {
 	await rest.activate(TRIGGER_WORKFLOW.id);
 	const hook = await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]);
 	const sign = await signer(ctx, hook.id);
-	await waitUntilServed(hook.url);
+	await waitUntilServed(ctx, TRIGGER_WORKFLOW.id);
 	// Counted in the database: n8n's REST list is capped, and there are hundreds by now.
 	const db = await pgClient(ctx.pg);
 	const afterId = await lastExecutionId(db);

@@ -160,7 +160,7 @@ export async function runLoad(ctx) {
 		const sendPlain = post(plainUrl, () => ({}));
 		const plainV1Url = new URL(`webhook/${PLAIN_V1_PATH}`, procs.webhook.url).href;
 		const sendPlainV1 = post(plainV1Url, () => ({}));
-		for (const url of [hook.url, plainUrl, plainV1Url]) await waitUntilServed(url);
+		for (const wf of [TRIGGER_WORKFLOW, PLAIN_WORKFLOW, PLAIN_V1_WORKFLOW]) await waitUntilServed(ctx, wf.id);
 		const warmAfter = await lastExecutionId(db);
 		for (const [workflowId, send, kind] of [
 			[TRIGGER_WORKFLOW.id, sendSigned, 'signed'],
