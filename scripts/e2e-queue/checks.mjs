@@ -190,15 +190,20 @@ export async function runChecks(ctx) {
 	procs.main = respawn(procs.main).start(ctx.verbose);
 	await procs.main.waitReady();
 	await rest.signIn();
-	// Main activates the active workflows at start-up ("Activated workflow ... (ID: ...)").
-	const activationLine = await waitFor('main to activate the trigger workflow again', () =>
-		procs.main.lines.find((l) => l.includes(`(ID: ${TRIGGER_WORKFLOW.id})`) && /Activated workflow|Issue on initial/.test(l)),
-	).catch(() => 'no activation line in main\'s log');
+	// 1.x: main activates the active workflows at start-up ("Activated workflow ... (ID: ...)").
+	// 2.x logs that only when it adds webhooks or pollers; at start-up it keeps the registered
+	// webhooks of a webhook-only workflow, so it logs nothing for this one.
+	const logsActivation = ctx.line.major < 2;
+	const activationLine = logsActivation
+		? await waitFor('main to activate the trigger workflow again', () =>
+				procs.main.lines.find((l) => l.includes(`(ID: ${TRIGGER_WORKFLOW.id})`) && /Activated workflow|Issue on initial/.test(l)),
+			).catch(() => 'no activation line in main\'s log')
+		: 'no activation line expected on 2.x';
 	const after = await hooksOnWebhookProcess(ctx);
 	const again = await control(ctx, 'POST', '/deliver', { webhookId: hook.id, event: 'scan.completed', scanId: ctx.uploadedScanId });
 	check(
 		'queue: restarting main with the trigger active registers no second webhook, and deliveries still run',
-		after.length === 1 && after[0].id === hook.id && again?.status === 200 && activationLine.includes('Activated workflow'),
+		after.length === 1 && after[0].id === hook.id && again?.status === 200 && (!logsActivation || activationLine.includes('Activated workflow')),
 		`${activationLine.replace(/^.*?(Activated|Issue)/, '$1')}; webhooks after restart: ${after.map((h) => h.id).join(', ')}, delivery → ${again?.status ?? again?.error}, ${Date.now() - t} ms`,
 	);
 	await waitFor('the post-restart delivery’s execution', async () => (await rest.executions(TRIGGER_WORKFLOW.id, 20)).filter((e) => e.status === 'success').length >= 2);
