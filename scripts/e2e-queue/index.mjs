@@ -95,10 +95,18 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 			`${(timings.setup / 1000).toFixed(1)} s; main :${ctx.procs.main.port}, webhook :${ctx.procs.webhook.port}, workers :${ctx.procs.workers.map((w) => w.port).join(', :')}`,
 		);
 
-		if (parts.has('checks')) await time('checks', () => runChecks(ctx));
-		if (parts.has('poll')) await time('poll', () => runPollChecks(ctx));
-		if (parts.has('load')) await time('load', () => runLoad(ctx));
-		if (parts.has('kill') || parts.has('redis')) await time('faults', () => runFaults(ctx, parts));
+		// Each part on its own: one that breaks off is a FAIL, and the next still runs.
+		const part = async (name, fn) => {
+			try {
+				await time(name, fn);
+			} catch (err) {
+				check(`queue e2e: the ${name} part ran to the end`, false, err.stack ?? String(err));
+			}
+		};
+		if (parts.has('checks')) await part('checks', () => runChecks(ctx));
+		if (parts.has('poll')) await part('poll', () => runPollChecks(ctx));
+		if (parts.has('load')) await part('load', () => runLoad(ctx));
+		if (parts.has('kill') || parts.has('redis')) await part('faults', () => runFaults(ctx, parts));
 	} catch (err) {
 		check('queue e2e ran to the end', false, err.stack ?? String(err));
 		for (const p of ctx.procs?.all() ?? []) if (p.lines.length) console.log(p.lines.slice(-15).map((l) => `[${p.name}] ${l}`).join('\n'));
