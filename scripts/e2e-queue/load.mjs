@@ -168,9 +168,15 @@ export async function runLoad(ctx) {
 			[PLAIN_V1_WORKFLOW.id, sendPlainV1, 'plain-v1'],
 		]) {
 			const warm = await blast(AT_A_TIME, AT_A_TIME, (i, signal) => send(deliveryBody(`qwarm-${kind}-${i}-x`), signal));
-			const answers = summary(warm.results);
-			if (warm.results.some((r) => !ok2xx(r))) throw new Error(`warm-up of the ${kind} endpoint: answers ${JSON.stringify(answers)}`);
-			await settle(db, workflowId, warmAfter, AT_A_TIME);
+			// A warm-up answer that took longer than the service waits is no failure (the measured
+			// runs are checked), but its execution must be over before they start.
+			const accepted = warm.results.filter(ok2xx).length;
+			if (accepted < AT_A_TIME) ctx.figures[`warm-up of the ${kind} endpoint: answers`] = JSON.stringify(summary(warm.results));
+			await settle(db, workflowId, warmAfter, accepted);
+			await waitFor(`the ${kind} warm-up's executions to end`, async () => {
+				const counts = await executionCounts(db, workflowId, warmAfter);
+				return !counts.new && !counts.running;
+			});
 		}
 
 		const signedLoad = endpointLoad(ctx, db, {
