@@ -10,8 +10,12 @@
 //      (N8N_RUNNERS_BROKER_PORT, set by processes.mjs); OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true
 //      sends manual executions to the workers (and main then starts no runner of its own).
 //      (De)activation finishes after the REST call has returned: callers poll for the effect.
+//      2.x pings the database every 2 s through the same pool (5 s timeout, DB_PING_*); after
+//      three failed pings a process answers every request 503 "Database is not ready!" until a
+//      ping succeeds. With 30 deliveries in flight a pool of 10 kept the ping waiting on a busy
+//      machine, so 2.x processes get a pool of 20.
 
-/** { env({ webhookUrl }), unset: names to drop from n8nEnv()'s environment }. */
+/** { env({ webhookUrl }), unset: names to drop from n8nEnv()'s environment, dbPool: default pool size }. */
 export function lineSettings(line) {
 	if (line.major >= 2) {
 		return {
@@ -21,6 +25,7 @@ export function lineSettings(line) {
 				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			}),
 			unset: ['WEBHOOK_URL', 'N8N_RUNNERS_ENABLED'],
+			dbPool: '20',
 		};
 	}
 	return {
@@ -31,5 +36,6 @@ export function lineSettings(line) {
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		}),
 		unset: [],
+		dbPool: '10',
 	};
 }

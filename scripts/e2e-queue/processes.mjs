@@ -26,7 +26,7 @@ export function queueEnv({ line, home, port, brokerPort, pg, redis, webhookPort,
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
 			// n8n's default PostgreSQL pool is 2 connections per process; each delivery makes several
 			// queries, so 30 deliveries in flight would mostly wait for a connection.
-			DB_POSTGRESDB_POOL_SIZE: process.env.QUEUE_E2E_DB_POOL || '10',
+			DB_POSTGRESDB_POOL_SIZE: process.env.QUEUE_E2E_DB_POOL || lineSettings(line).dbPool,
 			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
 			...lineSettings(line).env({ webhookUrl: `http://localhost:${webhookPort}/` }),
 			...extra,

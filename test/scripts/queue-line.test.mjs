@@ -19,6 +19,7 @@ test('1.x: WEBHOOK_URL, database binary mode chosen explicitly, no task runners'
 	assert.equal(env.N8N_RUNNERS_ENABLED, 'false');
 	assert.equal(env.OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS, 'true');
 	assert.equal(env.EXECUTIONS_MODE, 'queue');
+	assert.equal(env.DB_POSTGRESDB_POOL_SIZE, process.env.QUEUE_E2E_DB_POOL || '10');
 });
 
 test('2.x: N8N_WEBHOOK_URL only, n8n’s default binary mode, internal task runners on a broker port of each process’s own', () => {
@@ -31,6 +32,7 @@ test('2.x: N8N_WEBHOOK_URL only, n8n’s default binary mode, internal task runn
 	assert.equal(envOf('2.40.7', 26011).N8N_RUNNERS_BROKER_PORT, '26011');
 	assert.equal(env.OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS, 'true');
 	assert.equal(env.N8N_LOCAL_VERSION, '2.40.7');
+	assert.equal(env.DB_POSTGRESDB_POOL_SIZE, process.env.QUEUE_E2E_DB_POOL || '20');
 });
 
 test('QUEUE_E2E_PORTS: a block or nothing; malformed values are refused', () => {
