@@ -70,7 +70,7 @@ const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
 const keep = argv.includes('--keep');
-// `--queue`: queue mode instead (scripts/e2e-queue/); `--queue-parts=checks,load,faults` picks parts.
+// `--queue`: queue mode instead (scripts/e2e-queue/), on the line --n8n picks; `--queue-parts=checks,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
 const queueParts = argv.find((a) => a.startsWith('--queue-parts='))?.split('=')[1].split(',');
 const results = createResults();
@@ -277,7 +277,7 @@ async function main() {
 
 let crashed;
 try {
-	if (queue) await runQueueE2e({ check, verbose, only: queueParts });
+	if (queue) await runQueueE2e({ check, verbose, only: queueParts, line });
 	else await main();
 } catch (err) {
 	crashed = err;

@@ -4,7 +4,7 @@ import { lastExecutionId } from './load.mjs';
 import { replacement } from './processes.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
-import { control, deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, workerOf } from './checks.mjs';
+import { control, deactivateTrigger, deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, waitUntilServed, workerOf } from './checks.mjs';
 import { BATCH_FAULT_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
 
 /** How many of the batch's uploads the service has charged when the worker is killed. */
@@ -72,6 +72,7 @@ async function redisRestartedWhileIdle(ctx) {
 	await rest.activate(TRIGGER_WORKFLOW.id);
 	const hook = await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]);
 	const sign = await signer(ctx, hook.id);
+	await waitUntilServed(ctx, TRIGGER_WORKFLOW.id);
 	// Counted in the database: n8n's REST list is capped, and there are hundreds by now.
 	const db = await pgClient(ctx.pg);
 	const afterId = await lastExecutionId(db);
@@ -101,5 +102,5 @@ async function redisRestartedWhileIdle(ctx) {
 		res.status === 200 && Boolean(ran),
 		`HTTP ${res.status}, execution ${ran?.id ?? 'none'} on ${ran ? (workerOf(ctx, ran.id) ?? 'no worker') : '-'}, ${Date.now() - t} ms`,
 	);
-	await rest.deactivate(TRIGGER_WORKFLOW.id);
+	await deactivateTrigger(ctx);
 }

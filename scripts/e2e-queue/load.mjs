@@ -1,11 +1,16 @@
 // Load on queue mode: signed deliveries to the webhook process (vs forged ones, vs n8n's plain
-// Webhook node), and 100 uploads in one execution on a worker. The figures are benchmarks
-// (printed, recorded in the README), never timed assertions; the counts are assertions.
+// Webhook node at v2 and at v1), and 100 uploads in one execution on a worker. The figures are
+// benchmarks (printed, recorded in the README), never timed assertions; the counts are assertions.
+//
+// Two references: n8n 2.x's webhook process skips its per-request expression isolate only for
+// n8n's own Webhook node v2+ with static parameters; every other trigger (n8n's app triggers, this
+// package's) pays for it. The Webhook node at v1 takes that same path, so "signed ÷ v1" compares
+// like with like and "signed ÷ v2" shows what the exemption is worth. On 1.x both paths are one.
 import { signatureOf } from '../e2e-checks/support.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
-import { deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, workerOf } from './checks.mjs';
-import { BATCH_LOAD_WORKFLOW, PLAIN_PATH, PLAIN_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
+import { deactivateTrigger, deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, waitUntilServed, workerOf } from './checks.mjs';
+import { BATCH_LOAD_WORKFLOW, PLAIN_PATH, PLAIN_V1_PATH, PLAIN_V1_WORKFLOW, PLAIN_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
 
 export const DELIVERIES = Number(process.env.QUEUE_E2E_DELIVERIES) || 300;
 export const AT_A_TIME = 30;
@@ -94,7 +99,7 @@ function summary(results) {
 
 /**
  * One endpoint's load: its deliveries go out in two halves, and `runLoad` orders the halves of
- * both endpoints A B B A, so a machine that speeds up or slows down during the test (other jobs,
+ * the endpoints A B C C B A, so a machine that speeds up or slows down during the test (other jobs,
  * a growing database) does not favour whichever endpoint goes first.
  */
 function endpointLoad(ctx, db, { name, workflowId, prefix, send }) {
@@ -145,6 +150,7 @@ export async function runLoad(ctx) {
 		// ---- both endpoints active and warmed up (30 deliveries each), then measured in turn ----
 		await rest.activate(TRIGGER_WORKFLOW.id);
 		await rest.activate(PLAIN_WORKFLOW.id);
+		await rest.activate(PLAIN_V1_WORKFLOW.id);
 		const hook = await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]);
 		const sign = await signer(ctx, hook.id);
 		const post = (url, headers) => (body, signal) =>
@@ -152,15 +158,25 @@ export async function runLoad(ctx) {
 		const sendSigned = post(hook.url, (body) => ({ 'x-service-signature': sign(body) }));
 		const plainUrl = new URL(`webhook/${PLAIN_PATH}`, procs.webhook.url).href;
 		const sendPlain = post(plainUrl, () => ({}));
+		const plainV1Url = new URL(`webhook/${PLAIN_V1_PATH}`, procs.webhook.url).href;
+		const sendPlainV1 = post(plainV1Url, () => ({}));
+		for (const wf of [TRIGGER_WORKFLOW, PLAIN_WORKFLOW, PLAIN_V1_WORKFLOW]) await waitUntilServed(ctx, wf.id);
 		const warmAfter = await lastExecutionId(db);
 		for (const [workflowId, send, kind] of [
 			[TRIGGER_WORKFLOW.id, sendSigned, 'signed'],
 			[PLAIN_WORKFLOW.id, sendPlain, 'plain'],
+			[PLAIN_V1_WORKFLOW.id, sendPlainV1, 'plain-v1'],
 		]) {
 			const warm = await blast(AT_A_TIME, AT_A_TIME, (i, signal) => send(deliveryBody(`qwarm-${kind}-${i}-x`), signal));
-			const answers = summary(warm.results);
-			if (warm.results.some((r) => !ok2xx(r))) throw new Error(`warm-up of the ${kind} endpoint: answers ${JSON.stringify(answers)}`);
-			await settle(db, workflowId, warmAfter, AT_A_TIME);
+			// A warm-up answer that took longer than the service waits is no failure (the measured
+			// runs are checked), but its execution must be over before they start.
+			const accepted = warm.results.filter(ok2xx).length;
+			if (accepted < AT_A_TIME) ctx.figures[`warm-up of the ${kind} endpoint: answers`] = JSON.stringify(summary(warm.results));
+			await settle(db, workflowId, warmAfter, accepted);
+			await waitFor(`the ${kind} warm-up's executions to end`, async () => {
+				const counts = await executionCounts(db, workflowId, warmAfter);
+				return !counts.new && !counts.running;
+			});
 		}
 
 		const signedLoad = endpointLoad(ctx, db, {
@@ -169,16 +185,28 @@ export async function runLoad(ctx) {
 			prefix: 'qload-signed',
 			send: sendSigned,
 		});
-		const plainLoad = endpointLoad(ctx, db, { name: 'plain Webhook node', workflowId: PLAIN_WORKFLOW.id, prefix: 'qload-plain', send: sendPlain });
+		const plainLoad = endpointLoad(ctx, db, { name: 'plain Webhook node v2', workflowId: PLAIN_WORKFLOW.id, prefix: 'qload-plain', send: sendPlain });
+		const plainV1Load = endpointLoad(ctx, db, {
+			name: 'plain Webhook node v1 (the app-trigger path)',
+			workflowId: PLAIN_V1_WORKFLOW.id,
+			prefix: 'qload-plainv1',
+			send: sendPlainV1,
+		});
 		await signedLoad.send(0);
 		await plainLoad.send(0);
+		await plainV1Load.send(0);
+		await plainV1Load.send(1);
 		await plainLoad.send(1);
 		await signedLoad.send(1);
 		const signed = await signedLoad.report();
 		const plain = await plainLoad.report();
+		const plainV1 = await plainV1Load.report();
 		await rest.deactivate(PLAIN_WORKFLOW.id);
-		figures['signed trigger / plain Webhook node, accepted/s'] = (signed.accepted / plain.accepted).toFixed(2);
-		figures['signed trigger / plain Webhook node, processed/s'] = (signed.processed / plain.processed).toFixed(2);
+		await rest.deactivate(PLAIN_V1_WORKFLOW.id);
+		figures['signed trigger / plain Webhook node v2, accepted/s'] = (signed.accepted / plain.accepted).toFixed(2);
+		figures['signed trigger / plain Webhook node v2, processed/s'] = (signed.processed / plain.processed).toFixed(2);
+		figures['signed trigger / plain Webhook node v1, accepted/s'] = (signed.accepted / plainV1.accepted).toFixed(2);
+		figures['signed trigger / plain Webhook node v1, processed/s'] = (signed.processed / plainV1.processed).toFixed(2);
 
 		// ---- forged deliveries: all 401, no execution (a signed sentinel after them runs) ----------
 		const forgedAfter = await lastExecutionId(db);
@@ -197,7 +225,7 @@ export async function runLoad(ctx) {
 			`${forged.results.filter((r) => r.status === 401).length}/${DELIVERIES} answered 401 (${forged.perSecond.toFixed(1)}/s); executions after them: ${JSON.stringify(forgedCounts)} (the signed sentinel only)`,
 		);
 		figures['forged deliveries: rejected/s'] = forged.perSecond.toFixed(1);
-		await rest.deactivate(TRIGGER_WORKFLOW.id);
+		await deactivateTrigger(ctx);
 
 		// ---- 100 uploads in one execution on a worker -----------------------------------------------
 		const before = await usedScans(ctx);

@@ -1,16 +1,19 @@
 // The n8n processes of queue mode: main (editor, REST, activations), one webhook process
 // (production webhooks) and workers (executions), all sharing PostgreSQL and Redis (Bull).
 // Each process has a home folder of its own (no shared disk: binary data goes through the
-// database), the same encryption key, and its own loopback port.
+// database), the same encryption key, its own loopback port and (2.x) its own task broker port.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, installPackage, n8nEnv, n8nSpawn, prefixOutput, stopChild } from '../n8n-local.mjs';
+import { installPackage, n8nEnv, n8nSpawn, prefixOutput, stopChild } from '../n8n-local.mjs';
+import { lineSettings } from './line.mjs';
 
-/** The environment every queue-mode n8n process shares (issue #10's recipe). */
-export function queueEnv({ home, port, pg, redis, webhookPort, extra = {} }) {
-	return n8nEnv({
+/** The environment every queue-mode n8n process shares (issue #10's recipe, per n8n line). */
+export function queueEnv({ line, home, port, brokerPort, pg, redis, webhookPort, extra = {} }) {
+	const env = n8nEnv({
+		line,
 		home,
 		port,
+		brokerPort,
 		extra: {
 			DB_TYPE: 'postgresdb',
 			DB_POSTGRESDB_HOST: pg.host,
@@ -21,17 +24,16 @@ export function queueEnv({ home, port, pg, redis, webhookPort, extra = {} }) {
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: redis.host,
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			// n8n's default PostgreSQL pool is 2 connections per process; each delivery makes several
 			// queries, so 30 deliveries in flight would mostly wait for a connection.
-			DB_POSTGRESDB_POOL_SIZE: process.env.QUEUE_E2E_DB_POOL || '10',
-			N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
-			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
-			WEBHOOK_URL: `http://localhost:${webhookPort}/`,
+			DB_POSTGRESDB_POOL_SIZE: process.env.QUEUE_E2E_DB_POOL || lineSettings(line).dbPool,
 			N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
+			...lineSettings(line).env({ webhookUrl: `http://localhost:${webhookPort}/` }),
 			...extra,
 		},
 	});
+	for (const name of lineSettings(line).unset) delete env[name];
+	return env;
 }
 
 /**
@@ -39,8 +41,8 @@ export function queueEnv({ home, port, pg, redis, webhookPort, extra = {} }) {
  * "which worker ran execution N") and echoed with a prefix when `echo` is set.
  */
 export class N8nProcess {
-	constructor({ name, role, home, port, env, args }) {
-		Object.assign(this, { name, role, home, port, env, args });
+	constructor({ name, role, home, port, env, args, line }) {
+		Object.assign(this, { name, role, home, port, env, args, line });
 		this.lines = [];
 		this.child = undefined;
 	}
@@ -102,27 +104,31 @@ export class N8nProcess {
 	}
 }
 
-/** A home folder with this package installed as a community package. */
-function homeFor(tmp, name) {
+/** A home folder with this package installed as a community package (for the run's n8n line). */
+function homeFor(tmp, name, line) {
 	const home = path.join(tmp, 'homes', name);
 	mkdirSync(home, { recursive: true });
-	installPackage(home);
+	installPackage(home, line);
 	return home;
 }
 
-/** Creates (does not start) main, webhook and `workers` workers. */
-export async function createProcesses({ tmp, pg, redis, workers = 2, concurrency = 5 }) {
-	const webhookPort = await freePort();
-	const mainPort = await freePort();
+/**
+ * Creates (does not start) main, webhook and `workers` workers of n8n `line`; `nextPort` hands out
+ * the ports (ports.mjs): each process's own and its task broker's.
+ */
+export async function createProcesses({ tmp, line, pg, redis, nextPort, workers = 2, concurrency = 5 }) {
+	const webhookPort = await nextPort();
+	const mainPort = await nextPort();
 	const make = async (name, role, port, args, extra = {}) => {
-		const home = homeFor(tmp, name);
-		return new N8nProcess({ name, role, home, port, args, env: queueEnv({ home, port, pg, redis, webhookPort, extra }) });
+		const home = homeFor(tmp, name, line);
+		const brokerPort = await nextPort();
+		return new N8nProcess({ name, role, home, port, line, args, env: queueEnv({ line, home, port, brokerPort, pg, redis, webhookPort, extra }) });
 	};
 	const main = await make('main', 'main', mainPort, ['start'], { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
 	const webhook = await make('webhook', 'webhook', webhookPort, ['webhook']);
 	const list = [];
 	for (let i = 1; i <= workers; i++) {
-		const port = await freePort();
+		const port = await nextPort();
 		list.push(
 			await make(`worker${i}`, 'worker', port, ['worker', `--concurrency=${concurrency}`], {
 				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
@@ -147,11 +153,11 @@ export async function createProcesses({ tmp, pg, redis, workers = 2, concurrency
  * undefined (reading 'Start')") after a manual run was killed on it.
  */
 export function replacement(proc, tmp, name) {
-	const home = homeFor(tmp, name);
-	return new N8nProcess({ name, role: proc.role, home, port: proc.port, env: { ...proc.env, N8N_USER_FOLDER: home }, args: proc.args });
+	const home = homeFor(tmp, name, proc.line);
+	return new N8nProcess({ name, role: proc.role, home, port: proc.port, line: proc.line, env: { ...proc.env, N8N_USER_FOLDER: home }, args: proc.args });
 }
 
 /** Same process settings, fresh child: for restarts and for replacing a killed worker. */
 export function respawn(proc) {
-	return new N8nProcess({ name: proc.name, role: proc.role, home: proc.home, port: proc.port, env: proc.env, args: proc.args });
+	return new N8nProcess({ name: proc.name, role: proc.role, home: proc.home, port: proc.port, line: proc.line, env: proc.env, args: proc.args });
 }

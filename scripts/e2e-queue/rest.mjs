@@ -2,8 +2,10 @@
 import { ensureOwner, login } from '../n8n-local.mjs';
 
 export class MainRest {
-	constructor(url) {
+	/** `line`: the n8n line (2.x: the activate call publishes the workflow's current version). */
+	constructor(url, line) {
 		this.url = url;
+		this.line = line;
 		this.cookie = '';
 	}
 

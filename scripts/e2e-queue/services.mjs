@@ -46,7 +46,7 @@ function giveToPostgres(dir) {
  * initdb (--auth=trust) + pg_ctl start on 127.0.0.1:<free port>, socket in the run's folder.
  * Returns { port, host, user, database, pid, stop() }.
  */
-export async function startPostgres(tmp) {
+export async function startPostgres(tmp, { port: wanted, n8nDir = N8N_DIR } = {}) {
 	const bin = postgresBin();
 	const dir = path.join(tmp, 'pg');
 	mkdirSync(dir, { recursive: true });
@@ -54,7 +54,7 @@ export async function startPostgres(tmp) {
 	giveToPostgres(dir);
 	const data = path.join(dir, 'data');
 	asPostgres(path.join(bin, 'initdb'), ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
-	const port = await freePort();
+	const port = wanted ?? (await freePort());
 	const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
 	asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
 	const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -64,6 +64,7 @@ export async function startPostgres(tmp) {
 		user: 'postgres',
 		database: 'postgres',
 		pid,
+		n8nDir,
 		log: path.join(dir, 'log'),
 		async stop() {
 			try {
@@ -79,7 +80,7 @@ export async function startPostgres(tmp) {
 
 /** A client of the run's database through n8n's own `pg` (no dependency of this repository). */
 export async function pgClient(pg) {
-	const require = createRequire(path.join(N8N_DIR, 'package.json'));
+	const require = createRequire(path.join(pg.n8nDir ?? N8N_DIR, 'package.json'));
 	const { Client } = require('pg');
 	const client = new Client({ host: pg.host, port: pg.port, user: pg.user, database: pg.database });
 	await client.connect();
@@ -87,11 +88,11 @@ export async function pgClient(pg) {
 }
 
 /** redis-server on 127.0.0.1:<port>, nothing saved to disk. restart() keeps the port. */
-export async function startRedis(tmp, { echo = null } = {}) {
+export async function startRedis(tmp, { echo = null, port: wanted } = {}) {
 	const bin = redisBin();
 	const dir = path.join(tmp, 'redis');
 	mkdirSync(dir, { recursive: true });
-	const port = await freePort();
+	const port = wanted ?? (await freePort());
 	const state = { child: undefined };
 	async function start() {
 		const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {

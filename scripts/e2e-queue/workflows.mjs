@@ -85,7 +85,7 @@ export const TRIGGER_WORKFLOW = {
 
 export const PLAIN_PATH = 'queue-e2e-plain';
 
-/** n8n's own Webhook node -> No Op: the comparison for the load test. */
+/** n8n's own Webhook node (v2, static parameters) -> No Op: the comparison for the load test. */
 export const PLAIN_WORKFLOW = {
 	id: 'docscanQueuePln1',
 	name: 'queue e2e: plain webhook',
@@ -97,6 +97,46 @@ export const PLAIN_WORKFLOW = {
 		node('Done', 'n8n-nodes-base.noOp', 1, {}),
 	],
 	connections: { Webhook: link('Done') },
+	settings: { executionOrder: 'v1' },
+};
+
+export const PLAIN_V1_PATH = 'queue-e2e-plain-v1';
+
+/**
+ * The same with the Webhook node at typeVersion 1: the second comparison. n8n 2.x's webhook process
+ * skips its per-request expression isolate only for its own Webhook node v2+ with static
+ * parameters; v1 takes the path every other trigger (n8n's app triggers and this package's) takes.
+ */
+export const PLAIN_V1_WORKFLOW = {
+	id: 'docscanQueuePln2',
+	name: 'queue e2e: plain webhook v1',
+	active: false,
+	nodes: [
+		node('Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'POST', path: PLAIN_V1_PATH, options: {} }, {
+			webhookId: '9e0e0000-0000-4000-8000-00000000a004',
+		}),
+		node('Done', 'n8n-nodes-base.noOp', 1, {}),
+	],
+	connections: { Webhook: link('Done') },
+	settings: { executionOrder: 'v1' },
+};
+
+/** Document Scanning Poll Trigger (every minute) -> No Op: polled by main, run on the workers. */
+export const POLL_WORKFLOW = {
+	id: 'docscanQueuePol1',
+	name: 'queue e2e: poll trigger',
+	active: false,
+	nodes: [
+		node(
+			'Poll scans',
+			`${PACKAGE_NAME}.documentScanningPollTrigger`,
+			1,
+			{ pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['scan.completed', 'scan.failed'], options: {} },
+			{ credentials },
+		),
+		node('Done', 'n8n-nodes-base.noOp', 1, {}),
+	],
+	connections: { 'Poll scans': link('Done') },
 	settings: { executionOrder: 'v1' },
 };
 
