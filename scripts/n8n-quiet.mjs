@@ -46,5 +46,7 @@ export function lineNames(env, line) {
 	if (line.major < 2) return { ...env };
 	const { WEBHOOK_URL, N8N_RUNNERS_ENABLED, ...rest } = env;
 	void N8N_RUNNERS_ENABLED;
-	return WEBHOOK_URL === undefined ? rest : { ...rest, N8N_WEBHOOK_URL: WEBHOOK_URL };
+	// A caller that sets N8N_WEBHOOK_URL itself (queue mode's processes) keeps it.
+	if (rest.N8N_WEBHOOK_URL !== undefined || WEBHOOK_URL === undefined) return rest;
+	return { ...rest, N8N_WEBHOOK_URL: WEBHOOK_URL };
 }

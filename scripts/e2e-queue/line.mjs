@@ -34,6 +34,8 @@ export function lineSettings(line) {
 			WEBHOOK_URL: webhookUrl,
 			N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database',
 			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			// The queue e2e's 1.x figures were measured without task runners (npm start turns them on).
+			N8N_RUNNERS_ENABLED: 'false',
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		}),
 		unset: [],
