@@ -37,6 +37,17 @@ const GROUPS = {
 };
 
 const engine = process.env.MUTATION_ENGINE === '1';
+// Property tests run fewer cases per mutant (same fixed seeds); see test/property-runs.ts.
+process.env.PROPERTY_RUNS_SCALE ??= '0.25';
+
+/** Unit runs need neither n8n's user folder nor type-checking (the build type-checks). */
+const unitJest = {
+	...baseJest,
+	globalSetup: undefined,
+	globalTeardown: undefined,
+	setupFilesAfterEnv: [],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true, diagnostics: false }] },
+};
 const names = process.env.MUTATION_GROUP ? process.env.MUTATION_GROUP.split(',') : Object.keys(GROUPS);
 for (const name of names) if (!GROUPS[name]) throw new Error(`Unknown MUTATION_GROUP ${name}; one of ${Object.keys(GROUPS).join(', ')}`);
 const selected = names.map((name) => GROUPS[name]);
@@ -54,12 +65,12 @@ export default {
 	coverageAnalysis: 'perTest',
 	jest: {
 		projectType: 'custom',
-		config: { ...baseJest, testMatch },
+		config: { ...(engine ? baseJest : unitJest), testMatch },
 		enableFindRelatedTests: false,
 	},
 	// Two shared cores: one test process at a time.
 	concurrency: 1,
-	timeoutMS: 20000,
+	timeoutMS: 5000,
 	tempDirName: '.stryker-tmp',
 	ignorePatterns: ['.n8n-local', 'reports', 'bench/results', 'coverage', 'dist'],
 	reporters: ['clear-text', 'progress-append-only', 'html', 'json'],

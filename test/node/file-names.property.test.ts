@@ -5,9 +5,11 @@
  */
 import fc from 'fast-check';
 
+import { runs } from '../property-runs';
+
 import { sameFileName } from '../../nodes/DocumentScanning/helpers/upload';
 
-const RUNS = { seed: 170507, numRuns: 500 };
+const RUNS = runs(170507, 500);
 
 /** Base names (no folder part) from characters that stress each step: escapes, quotes, line breaks, accents. */
 const baseName = fc

@@ -5,10 +5,12 @@
  */
 import fc from 'fast-check';
 
+import { runs } from '../property-runs';
+
 import { rawLiteralAt } from '../../nodes/DocumentScanningTrigger/rawJson';
 import { scanIdFromDelivery } from '../../nodes/DocumentScanningTrigger/scanId';
 
-const RUNS = { seed: 170517, numRuns: 400 };
+const RUNS = runs(170517, 400);
 
 /** Few keys, so that paths often exist; the reader must tell them apart however they are escaped. */
 const KEYS = ['data', 'scan_id', 'a', '__proto__', 'sc"an', 'ü', ''];
@@ -84,7 +86,7 @@ describe('rawLiteralAt against JSON.parse', () => {
 				expect(rawLiteralAt(raw, ['data', 'scan_id'])).toBe('42');
 				expect(rawLiteralAt(raw, ['data', 'x'])).toBe(`${open}1${close}`);
 			}),
-			{ ...RUNS, numRuns: 30 },
+			runs(RUNS.seed, 30),
 		);
 	});
 
@@ -105,7 +107,7 @@ describe('rawLiteralAt against JSON.parse', () => {
 					expect(error).not.toBeInstanceOf(RangeError);
 				}
 			}),
-			{ ...RUNS, numRuns: 200 },
+			runs(RUNS.seed, 200),
 		);
 	});
 });
