@@ -26,8 +26,8 @@ const GROUPS = {
 	},
 	paging: {
 		mutate: ['nodes/DocumentScanning/transport/paging.ts'],
-		unit: ['<rootDir>/test/transport/transport.test.ts'],
-		engine: ['<rootDir>/test/node/paging.test.ts', '<rootDir>/test/poll-trigger/exactly-once.test.ts'],
+		unit: [],
+		engine: ['<rootDir>/test/node/paging.test.ts', '<rootDir>/test/transport/transport.test.ts', '<rootDir>/test/poll-trigger/exactly-once.test.ts'],
 	},
 	state: {
 		mutate: ['nodes/DocumentScanningPollTrigger/state.ts'],
@@ -48,7 +48,9 @@ const unitJest = {
 	setupFilesAfterEnv: [],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true, diagnostics: false }] },
 };
-const names = process.env.MUTATION_GROUP ? process.env.MUTATION_GROUP.split(',') : Object.keys(GROUPS);
+const names = process.env.MUTATION_GROUP
+	? process.env.MUTATION_GROUP.split(',')
+	: Object.keys(GROUPS).filter((name) => engine || GROUPS[name].unit.length > 0);
 for (const name of names) if (!GROUPS[name]) throw new Error(`Unknown MUTATION_GROUP ${name}; one of ${Object.keys(GROUPS).join(', ')}`);
 const selected = names.map((name) => GROUPS[name]);
 const label = names.join('+') + (engine ? '-engine' : '');
