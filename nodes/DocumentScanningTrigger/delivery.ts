@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookRespon
 
 import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
 import { apiRequest } from '../DocumentScanning/transport';
-import { rawBodyOf } from './rawBody';
+import { bodyText, rawBodyOf } from './rawBody';
 import { replayProblem, replayToleranceSeconds } from './replay';
 import { scanIdFromDelivery } from './scanId';
 import { describeProblem, verifySignature } from './signature';
@@ -13,7 +13,13 @@ import { selectedEvents, type StoredWebhook } from './webhookLifecycle';
  * filters, then the items. Nothing here is kept between deliveries.
  */
 
-/** Upper bound for `GET /scans/{id}` ("Include Full Scan"); one attempt, no retries. */
+/**
+ * Upper bound for `GET /scans/{id}` ("Include Full Scan"): one attempt, no retries, and a 429
+ * is not waited out (whatever its Retry-After). The 200 has been sent and the service does not
+ * redeliver, so until the execution starts the event lives only in this process; n8n starts it
+ * only when this handler returns. Waiting up to 60 s would delay every such execution and risk
+ * the event on a restart; the item carries fetchError instead (see docs/decisions.md).
+ */
 export const FETCH_TIMEOUT_MS = 5_000;
 
 export interface TriggerOptions {
@@ -66,8 +72,8 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	}
 
 	// The signed bytes are the source of truth: the item is built from them, not from a
-	// body some middleware may have parsed differently.
-	const rawText = rawBody.toString('utf8');
+	// body some middleware may have parsed differently. A leading BOM is skipped (RFC 8259 §8.1).
+	const rawText = bodyText(rawBody);
 	let body: unknown;
 	try {
 		body = JSON.parse(rawText);
@@ -114,6 +120,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 					method: 'GET',
 					path: `/scans/${scanId.id}`,
 					retry: false,
+					waitOutRateLimit: false,
 					timeout: FETCH_TIMEOUT_MS,
 				});
 			} catch (error) {

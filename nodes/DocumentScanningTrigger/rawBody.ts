@@ -20,3 +20,13 @@ export async function rawBodyOf(request: RequestWithRawBody): Promise<Buffer | u
 	}
 	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
 }
+
+/**
+ * The text of the signed bytes, without a leading UTF-8 byte order mark (EF BB BF): RFC 8259
+ * §8.1 lets a parser ignore it. The signature is checked over the bytes as sent, BOM included;
+ * only the parsing skips it.
+ */
+export function bodyText(rawBody: Buffer): string {
+	const text = rawBody.toString('utf8');
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

@@ -5,7 +5,8 @@
  * exactly the scan the signed delivery names, "Include Full Scan" takes the digits from the
  * signed bytes instead. Only well-formed JSON reaches this code (the caller parsed it
  * first), so this is a scanner that skips values, not a validating parser. Like JSON.parse,
- * a key that occurs twice counts with its last occurrence.
+ * a key that occurs twice counts with its last occurrence. Nothing recurses on the input's
+ * depth, and on input that is not JSON it throws or answers, never loops.
  */
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
@@ -28,28 +29,59 @@ function skipString(text: string, index: number): number {
 	throw new Error('Unterminated string in JSON');
 }
 
-/** Index just past the value that starts at `index`. */
-function skipValue(text: string, index: number): number {
-	const char = text[index];
-	if (char === '"') return skipString(text, index);
-	if (char === '{' || char === '[') {
-		const close = char === '{' ? '}' : ']';
-		let i = skipWhitespace(text, index + 1);
-		if (text[i] === close) return i + 1;
-		for (;;) {
-			if (char === '{') {
-				i = skipWhitespace(text, skipString(text, i));
-				i = skipWhitespace(text, i + 1); // past ':'
-			}
-			i = skipWhitespace(text, skipValue(text, i));
-			if (text[i] === close) return i + 1;
-			i = skipWhitespace(text, i + 1); // past ','
-		}
-	}
-	// Number, true, false, null: runs until a delimiter.
+/** Index just past the number, true, false or null that starts at `index`: runs until a delimiter. */
+function skipScalar(text: string, index: number): number {
 	let i = index;
 	while (i < text.length && !WHITESPACE.has(text[i]) && text[i] !== ',' && text[i] !== '}' && text[i] !== ']') i++;
 	return i;
+}
+
+/** Index of the member value after the key (a string literal) that starts at `index`. */
+function skipMemberName(text: string, index: number): number {
+	const i = skipWhitespace(text, skipString(text, index));
+	return skipWhitespace(text, i + 1); // past ':'
+}
+
+/**
+ * Index just past the value that starts at `index`. Iterative, with an explicit stack of the
+ * open containers: a body nested 10,000 levels deep costs memory, never call-stack depth.
+ * Every step moves forward, and running off the end throws, so it ends on any input.
+ */
+function skipValue(text: string, index: number): number {
+	const open: string[] = []; // closing character of each open container, innermost last
+	let i = index;
+	for (;;) {
+		const char = text[i];
+		if (char === '{' || char === '[') {
+			const close = char === '{' ? '}' : ']';
+			i = skipWhitespace(text, i + 1);
+			if (text[i] !== close) {
+				open.push(close);
+				if (close === '}') i = skipMemberName(text, i);
+				continue; // the container's first value starts at i
+			}
+			i++; // an empty container
+		} else if (char === '"') {
+			i = skipString(text, i);
+		} else {
+			i = skipScalar(text, i);
+		}
+		// After a value: close the containers that end here, or move to the next value.
+		for (;;) {
+			if (open.length === 0) return i;
+			i = skipWhitespace(text, i);
+			if (i >= text.length) throw new Error('Unexpected end of JSON');
+			const close = open[open.length - 1];
+			if (text[i] === close) {
+				open.pop();
+				i++;
+				continue;
+			}
+			i = skipWhitespace(text, i + 1); // past ','
+			if (close === '}') i = skipMemberName(text, i);
+			break;
+		}
+	}
 }
 
 /** The literal text of `key` in the object that starts at `index`, or undefined. */
@@ -61,12 +93,12 @@ function memberLiteral(text: string, index: number, key: string): { start: numbe
 	for (;;) {
 		const keyEnd = skipString(text, i);
 		const name = JSON.parse(text.slice(i, keyEnd)) as string;
-		i = skipWhitespace(text, keyEnd);
-		i = skipWhitespace(text, i + 1); // past ':'
+		i = skipMemberName(text, i);
 		const valueEnd = skipValue(text, i);
 		if (name === key) found = { start: i, end: valueEnd };
 		i = skipWhitespace(text, valueEnd);
 		if (text[i] === '}') return found;
+		if (i >= text.length) throw new Error('Unexpected end of JSON');
 		i = skipWhitespace(text, i + 1); // past ','
 	}
 }

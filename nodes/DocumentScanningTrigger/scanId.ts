@@ -12,7 +12,13 @@ const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 export type ScanIdResult = { id: string } | { problem: string };
 
 export function scanIdFromDelivery(rawJson: string): ScanIdResult {
-	const literal = rawLiteralAt(rawJson, ['data', 'scan_id']);
+	let literal: string | undefined;
+	try {
+		literal = rawLiteralAt(rawJson, ['data', 'scan_id']);
+	} catch (error) {
+		// The execution still starts (with fetchError): the 200 was sent, nothing redelivers.
+		return { problem: `data.scan_id of the delivery could not be read (${(error as Error).message}), so the full scan was not fetched` };
+	}
 	if (literal === undefined || literal === 'null') {
 		return { problem: 'The delivery names no data.scan_id, so the full scan could not be fetched' };
 	}

@@ -23,6 +23,11 @@ describe('sameFileName: the name as the service may have stored it', () => {
 		['', 'inv.pdf'],
 		[undefined, 'inv.pdf'],
 		[42, '42'],
+		['', ''],
+		// Latin-1 text that is not UTF-8 read as Latin-1 is not "repaired" into U+FFFD.
+		['é.pdf', '\ufffd.pdf'],
+		// Characters beyond Latin-1 are never squeezed into bytes.
+		['\u0141.pdf', 'A.pdf'],
 	])('stored %j does not match sent %j', (stored, sent) => {
 		expect(sameFileName(stored, sent)).toBe(false);
 	});

@@ -62,6 +62,30 @@ describe('items', () => {
 	});
 });
 
+describe('a partial review with "Split Into Table Rows"', () => {
+	test('the extracted rows stay and the corrected header field wins; a reviewed table replaces the rows', async () => {
+		const trigger = await makePoll(sandbox, { events: ['scan.completed'], options: { splitIntoRows: true } });
+		await trigger.activate();
+		const [header, table] = sandbox.control.seedScans({ count: 2, template_id: 3 });
+		sandbox.control.setReviewedData(header, { invoice_number: 'PO-9999' });
+		const corrected = [{ description: 'corrected', quantity: 2, unit_price: 5 }];
+		sandbox.control.setReviewedData(table, { line_items: corrected });
+		const extracted = sandbox.control.getScan(header)!.extractedData as IDataObject;
+		const lineItems = extracted.line_items as IDataObject[];
+
+		const items = (await trigger.poll())!.map((item) => item.json);
+		const ofHeader = items.filter((item) => item.scan_id === header);
+		expect(ofHeader).toHaveLength(lineItems.length);
+		ofHeader.forEach((item, index) => {
+			expect(item).toMatchObject({ ...lineItems[index], event: 'scan.completed', row_number: index + 1, reviewedFields: ['invoice_number'] });
+			expect(item.document).toMatchObject({ invoice_number: 'PO-9999', total_amount: extracted.total_amount });
+		});
+		expect(items.filter((item) => item.scan_id === table)).toEqual([
+			expect.objectContaining({ ...corrected[0], table: 'line_items', row_number: 1, reviewed: true, reviewedFields: ['line_items'] }),
+		]);
+	});
+});
+
 describe('filters', () => {
 	function seedMix() {
 		return {

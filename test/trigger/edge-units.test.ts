@@ -43,6 +43,13 @@ describe('scanIdFromDelivery', () => {
 		expect(scanIdFromDelivery(`{"data":{"scan_id":${literal}}}`)).toEqual({ problem: expect.stringContaining('positive integer') });
 	});
 
+	it('quotes at most 40 characters of a refused value', () => {
+		const long = 'x'.repeat(100);
+		const result = scanIdFromDelivery(`{"data":{"scan_id":"${long}"}}`) as { problem: string };
+		expect(result.problem).toContain(`(${JSON.stringify('x'.repeat(40))})`);
+		expect(result.problem).not.toContain('x'.repeat(41));
+	});
+
 	it('names a missing scan_id', () => {
 		expect(scanIdFromDelivery('{"event":"scan.failed","data":{}}')).toEqual({ problem: expect.stringContaining('names no data.scan_id') });
 		expect(scanIdFromDelivery('{"event":"scan.failed"}')).toEqual({ problem: expect.stringContaining('names no data.scan_id') });
@@ -58,6 +65,10 @@ describe('parseTimestamp', () => {
 		['2024-05-01T12:00:00.123456+00:00', Date.UTC(2024, 4, 1, 12, 0, 0, 123)],
 		['2024-02-29T00:00:00-00:00', Date.UTC(2024, 1, 29)],
 		['0099-01-01T00:00:00Z', -59042995200000],
+		['2024-05-01T12:00:00.5Z', Date.UTC(2024, 4, 1, 12, 0, 0, 500)],
+		['2024-05-01T12:00:00.999999999Z', Date.UTC(2024, 4, 1, 12, 0, 0, 999)],
+		['2024-12-31T23:59:59+23:59', Date.UTC(2024, 11, 31, 0, 0, 59)],
+		['2024-01-31T00:00:00-00:01', Date.UTC(2024, 0, 31, 0, 1)],
 	])('%s', (text, ms) => {
 		expect(parseTimestamp(text)).toBe(ms);
 	});
@@ -76,6 +87,14 @@ describe('parseTimestamp', () => {
 		'2024-05-01T12:00:00+02',
 		'1714564800',
 		'',
+		'2024-00-01T12:00:00Z',
+		'2024-05-00T12:00:00Z',
+		'2024-05-01T12:00:00+02:60',
+		'2024-05-01T12:00:00.1234567891Z',
+		'2024-05-01T12:00:00.Z',
+		'2024-05-01T12:00:00z',
+		' 2024-05-01T12:00:00Z',
+		'2024-05-01T12:00:00Z ',
 	])('refuses %j', (text) => {
 		expect(parseTimestamp(text)).toBeUndefined();
 	});
@@ -98,6 +117,12 @@ describe('replayProblem with a fixed clock', () => {
 		expect(replayProblem(at(301), 300, now)).toMatch(/301 s in the future/);
 	});
 
+	it('the boundary is exact to the millisecond, and the message rounds to seconds', () => {
+		expect(replayProblem(new Date(now - 300_000).toISOString(), 300, now + 1)).toMatch(/^The delivery's timestamp is 300 s in the past, outside the replay tolerance of 300 s/);
+		expect(replayProblem(new Date(now + 300_001).toISOString(), 300, now)).toMatch(/is 300 s in the future/);
+		expect(replayProblem(new Date(now - 1_000).toISOString(), 0.5, now)).toMatch(/1 s in the past, outside the replay tolerance of 0.5 s \(check that the n8n server's clock is right\)$/);
+	});
+
 	it('0 turns the check off, even for a missing timestamp', () => {
 		expect(replayProblem('2020-01-01T00:00:00+00:00', 0, now)).toBeUndefined();
 		expect(replayProblem(undefined, 0, now)).toBeUndefined();
@@ -106,6 +131,8 @@ describe('replayProblem with a fixed clock', () => {
 
 	it('the option value: default 300, numbers and numeric strings kept, nonsense falls back to 300', () => {
 		expect(replayToleranceSeconds(undefined)).toBe(300);
+		expect(replayToleranceSeconds(null)).toBe(300);
+		expect(replayToleranceSeconds(0.5)).toBe(0.5);
 		expect(replayToleranceSeconds('')).toBe(300);
 		expect(replayToleranceSeconds(0)).toBe(0);
 		expect(replayToleranceSeconds(30)).toBe(30);

@@ -211,6 +211,19 @@ describe('Split Into Table Rows', () => {
 		]);
 	});
 
+	it('with Include Full Scan a partial review keeps the extracted rows and corrects the header field', async () => {
+		const hook = await activate({ splitIntoRows: true, includeFullScan: true });
+		const { result, body } = await deliver(hook, 'scan.completed', seed('completed', 3, { invoice_number: 'PO-9999' }));
+		const extracted = (body.data as IDataObject).extracted_data as IDataObject;
+		const lineItems = extracted.line_items as IDataObject[];
+		const items = itemsOf(result);
+		expect(items).toHaveLength(lineItems.length);
+		items.forEach((item, index) => {
+			expect(item).toMatchObject({ ...lineItems[index], row_number: index + 1, reviewed: true, reviewedFields: ['invoice_number'] });
+			expect(item.document).toMatchObject({ invoice_number: 'PO-9999', total_amount: extracted.total_amount });
+		});
+	});
+
 	it('a scan without tables (scalar, or scan.failed) gives one item', async () => {
 		const hook = await activate({ splitIntoRows: true });
 		const scalar = await deliver(hook, 'scan.completed', seed('completed', 1));

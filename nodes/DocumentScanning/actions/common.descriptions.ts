@@ -47,7 +47,7 @@ export const outputOption: INodeProperties = {
 			name: 'Extracted Fields',
 			value: 'fields',
 			description:
-				'Only the extracted fields (manually reviewed values win), with scan_id, status, template_id, filename and confidence beside them',
+				'Only the extracted fields, with the manually reviewed values merged over them field by field, and scan_id, status, template_id, filename, confidence, reviewed and reviewedFields beside them',
 		},
 		{
 			name: 'One Item per Table Row',

@@ -46,6 +46,8 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Retry on 5xx / network errors. Defaults to true for GET only. */
 	retry?: boolean;
+	/** Wait out a 429's Retry-After (at most 60 s) and send once more. Defaults to true. */
+	waitOutRateLimit?: boolean;
 	/** Per-attempt timeout in milliseconds. */
 	timeout?: number;
 	/** Statuses that are returned to the caller instead of thrown (e.g. 404 on delete). */
@@ -116,7 +118,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;
 
-		if (statusCode === 429 && attempt === 0) {
+		if (statusCode === 429 && attempt === 0 && request.waitOutRateLimit !== false) {
 			const waitSeconds = retryAfterSeconds(response.headers);
 			// The server refused the request, so repeating it cannot charge twice.
 			if (waitSeconds !== undefined && waitSeconds <= MAX_RETRY_AFTER_SECONDS) {

@@ -48,9 +48,12 @@ function latin1Repaired(name: string): string | undefined {
 	}
 }
 
-/** The comparable form of a file name: folder part removed, escapes undone, NFC. */
+/**
+ * The comparable form of a file name: folder part removed, escapes undone, NFC. NFC comes
+ * first as well: in another normal form `%0é` (`%0e` + U+0301) would look like the escape `%0e`.
+ */
 export function normalizedFileName(name: string): string {
-	return percentDecoded(basename(name.trim())).normalize('NFC').trim();
+	return percentDecoded(basename(name.trim()).normalize('NFC')).normalize('NFC').trim();
 }
 
 /** Whether `stored` (a scan's `filename`) may be the service's copy of the name `sent`. */
