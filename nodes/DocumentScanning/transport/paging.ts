@@ -21,6 +21,8 @@ export interface PagingOptions {
 	maxPages?: number;
 	concurrency?: number;
 	lookahead?: number;
+	/** The error for a listing longer than `maxPages`, in the caller's words; default: Get Many's. */
+	tooManyPages?: (maxPages: number) => Error;
 }
 
 function positive(value: unknown): number | undefined {
@@ -84,7 +86,7 @@ export async function readPages(
 	const count = pageCountOf(first);
 	if (!done && count !== undefined) {
 		const last = wantedPages === undefined ? count : Math.min(count, wantedPages);
-		if (last > maxPages) throw tooManyPages(this, maxPages, options.itemIndex);
+		if (last > maxPages) throw (options.tooManyPages?.(maxPages) ?? tooManyPages(this, maxPages, options.itemIndex));
 		const rest = await inBatches(last - 1, options.concurrency ?? PAGE_CONCURRENCY, async (i) => await fetchPage(i + 2));
 		pages.push(...rest);
 		done = true;
@@ -94,7 +96,7 @@ export async function readPages(
 	let ahead = 4;
 	while (!done) {
 		if (wantedPages !== undefined && next > wantedPages) break;
-		if (next > maxPages) throw tooManyPages(this, maxPages, options.itemIndex);
+		if (next > maxPages) throw (options.tooManyPages?.(maxPages) ?? tooManyPages(this, maxPages, options.itemIndex));
 		let width = Math.min(ahead, options.lookahead ?? PAGE_LOOKAHEAD, maxPages - next + 1);
 		ahead *= 2;
 		if (wantedPages !== undefined) width = Math.min(width, wantedPages - next + 1);

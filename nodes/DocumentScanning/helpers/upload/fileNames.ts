@@ -21,7 +21,7 @@ function percentDecoded(name: string): string {
 }
 
 /** UTF-8 bytes that were read as Latin-1, read again as UTF-8; undefined when that is not what happened. */
-function latin1Repaired(name: string): string | undefined {
+export function latin1Repaired(name: string): string | undefined {
 	if (!/[\u0080-\u00ff]/.test(name) || /[^\u0000-\u00ff]/.test(name)) return undefined;
 	const bytes = Uint8Array.from(name, (char) => char.charCodeAt(0));
 	try {
