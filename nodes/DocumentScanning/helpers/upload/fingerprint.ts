@@ -16,19 +16,21 @@ export const FINGERPRINT_LENGTH = 12;
 export const MAX_SENT_NAME_LENGTH = 255;
 
 const MARKER = '.ds-';
-/** The last `.ds-<12 hex>` that ends the name or stands right before its extension. */
-const PATTERN = new RegExp(`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[^./\\\\]*)?$)`);
+/** The `.ds-<12 hex>` that ends the name or stands right before its extension (letters and digits). */
+const PATTERN = new RegExp(`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[A-Za-z0-9]{1,10})?$)`);
 
 /** The fingerprint of a file from its SHA-256 (hex). */
 export function fingerprintOf(sha256: string): string {
 	return sha256.slice(0, FINGERPRINT_LENGTH).toLowerCase();
 }
 
+/** A file type extension (`.pdf`, `.JPEG`): letters and digits only, so nothing a service decodes. */
+const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
+
 function splitExtension(name: string): { stem: string; extension: string } {
-	const slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
-	const dot = name.lastIndexOf('.');
-	if (dot <= slash) return { stem: name, extension: '' };
-	return { stem: name.slice(0, dot), extension: name.slice(dot) };
+	const match = EXTENSION.exec(name);
+	if (!match) return { stem: name, extension: '' };
+	return { stem: name.slice(0, match.index), extension: match[0] };
 }
 
 /** The fingerprint a (stored or sent) file name carries, lower case; undefined without one. */
@@ -38,16 +40,16 @@ export function fingerprintIn(name: unknown): string | undefined {
 	return match ? match[1].toLowerCase() : undefined;
 }
 
-/** The name without its fingerprint marker: the name the user gave (compared normalized). */
+/** The name (normalized) without its fingerprint marker: the name the user gave. */
 export function withoutFingerprint(name: string): string {
-	const normalized = normalizedFileName(name);
-	return normalized.replace(PATTERN, '');
+	return normalizedFileName(name).replace(PATTERN, '').trim();
 }
 
 /**
- * The name to upload: the user's name with the fingerprint before the extension. A name that
- * already ends with this very fingerprint is kept as it is; a name longer than
- * `MAX_SENT_NAME_LENGTH` loses characters at the end of the user's part.
+ * The name to upload: the user's name with the fingerprint before the extension (letters and
+ * digits after the last dot; without one, at the end). A name that already carries this very
+ * fingerprint is kept as it is; a name longer than `MAX_SENT_NAME_LENGTH` loses characters at
+ * the end of the user's part. `fingerprintIn` always reads the fingerprint back.
  */
 export function withFingerprint(name: string, sha256: string): string {
 	const fingerprint = fingerprintOf(sha256);

@@ -55,7 +55,13 @@ function push(map: Map<string, IDataObject[]>, key: string, scan: IDataObject) {
 	else map.set(key, [scan]);
 }
 
-function addScans(listing: ScanListing, scans: IDataObject[]) {
+/** An empty listing of a template, known complete up to local time `coveredUntil`. */
+export function emptyListing(templateId: number, coveredUntil = Date.now()): ScanListing {
+	return { templateId, coveredUntil, byFingerprint: new Map(), byName: new Map(), ids: new Set() };
+}
+
+/** Adds scans (each ID once) to the listing's indexes: by fingerprint, and by the user's part of the name. */
+export function indexScans(listing: ScanListing, scans: IDataObject[]) {
 	for (const scan of scans) {
 		const key = scan.id === undefined || scan.id === null ? undefined : String(scan.id);
 		if (key !== undefined) {
@@ -72,18 +78,22 @@ function addScans(listing: ScanListing, scans: IDataObject[]) {
 	}
 }
 
-/** The keys a stored name is found under: the user's part as sent, and its Latin-1 repair. */
+/**
+ * The keys a stored name is found under: the name, and the name without the node's
+ * fingerprint (the user's name), each also from its Latin-1 repair; all normalized.
+ */
 export function nameKeys(stored: unknown): string[] {
 	if (typeof stored !== 'string' || stored === '') return [];
-	const keys = new Set([withoutFingerprint(stored)]);
+	const forms = [stored];
 	const repaired = latin1Repaired(stored);
-	if (repaired !== undefined) keys.add(withoutFingerprint(repaired));
+	if (repaired !== undefined) forms.push(repaired);
+	const keys = new Set(forms.flatMap((form) => [normalizedFileName(form), withoutFingerprint(form)]));
 	return [...keys].filter((key) => key !== '');
 }
 
-/** The key a name sent by the node is looked up under. */
-export function nameKey(sent: string): string {
-	return withoutFingerprint(normalizedFileName(sent));
+/** The key the user's file name is looked up under. */
+export function nameKey(userName: string): string {
+	return normalizedFileName(userName);
 }
 
 export function tooManyPagesError(ctx: IExecuteFunctions, request: ListingRequest): NodeOperationError {
@@ -166,20 +176,14 @@ export async function sharedListing(
 }
 
 async function readListing(this: IExecuteFunctions, request: ListingRequest): Promise<ScanListing> {
-	const listing: ScanListing = {
-		templateId: request.templateId,
-		coveredUntil: Date.now(),
-		byFingerprint: new Map(),
-		byName: new Map(),
-		ids: new Set(),
-	};
+	const listing = emptyListing(request.templateId);
 	const scans = await readPages.call(
 		this,
 		'/scans',
 		{ template_id: request.templateId },
 		{ itemIndex: request.itemIndex, maxPages: LISTING_MAX_PAGES, tooManyPages: () => tooManyPagesError(this, request) },
 	);
-	addScans(listing, scans);
+	indexScans(listing, scans);
 	return listing;
 }
 
@@ -209,7 +213,7 @@ export async function coverUntil(
 		const done = (async () => {
 			try {
 				const scans = await readSince.call(this, request, since);
-				addScans(listing, scans);
+				indexScans(listing, scans);
 				listing.coveredUntil = Math.max(listing.coveredUntil, startedAt);
 			} finally {
 				listing.refreshing = undefined;
