@@ -294,14 +294,18 @@ export class Store {
 
   /** Newest first (highest id first: ids grow with creation time). */
   listScans(accountId: number, filter: ScanFilter): ScanRecord[] {
-    return [...this.scans.values()]
-      .filter(
-        (s) =>
-          s.accountId === accountId &&
-          (filter.status === undefined || s.status === filter.status) &&
-          (filter.templateId === undefined || s.templateId === filter.templateId),
-      )
-      .sort((a, b) => b.id - a.id);
+    // The map keeps insertion order, which is ID order: reversed, it is newest first without a sort.
+    const found: ScanRecord[] = [];
+    for (const s of this.scans.values()) {
+      if (
+        s.accountId === accountId &&
+        (filter.status === undefined || s.status === filter.status) &&
+        (filter.templateId === undefined || s.templateId === filter.templateId)
+      ) {
+        found.push(s);
+      }
+    }
+    return found.reverse();
   }
 
   touch(scan: ScanRecord): void {
