@@ -106,6 +106,22 @@ describe('section 2: a re-run costs one listing', () => {
 		expect(listingRequests()).toHaveLength(Math.ceil(10_103 / 25));
 	}, 60_000);
 
+	test('more than 100,000 scans: the guard stops the listing, and its error names the upload and its option', async () => {
+		const bytes = pdfBytes('huge');
+		sb.get().control.seedScans({ count: 1, filename: 'huge.pdf', content_sha256: sha256(bytes) });
+		sb.get().control.seedScans({ count: 100_000 });
+		sb.get().control.clearRequests();
+		const result = await run(sb.env(), returnExisting(), [pdf(bytes, 'huge.pdf')]);
+		expect(result.error?.message).toBe(
+			'Item 0: template 1 has more than 4000 pages of scans (100000); the node stopped looking for the scan of "huge.pdf"',
+		);
+		expect(result.error?.description).toMatch(/"If Already Uploaded" set to "Return Existing Scan"/);
+		expect(result.error?.description).not.toMatch(/Return All|Filters/);
+		// meta gives the page count: page 1 alone shows the listing is beyond the guard.
+		expect(listingRequests()).toHaveLength(1);
+		expect(credits()).toBe(0);
+	}, 60_000);
+
 	test('a scan another client created after the listing was read is found by re-reading only the newest pages', async () => {
 		sb.get().control.seedScans({ count: 60 });
 		const known = pdfBytes('known');
