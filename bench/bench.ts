@@ -11,6 +11,7 @@
  * - the same in the real n8n of `npm start`, next to the do-it-yourself path
  *   (HTTP Request upload → Wait 5 s → HTTP Request GET), see bench/real-n8n.mjs;
  * - Return All over 1,000 scans against pages × latency;
+ * - a re-run of 200 documents with "Return Existing Scan" on 20,000 older scans (bench/rerun.ts);
  * - upload memory: copies of a file held per file in flight.
  */
 import { spawn } from 'node:child_process';
@@ -25,6 +26,7 @@ import type { BatchFigure, PagingFigure } from './batch';
 import { batchFigure, pagingFigure, round } from './batch';
 import type { SandboxProcess } from './sandbox-process';
 import { pdfOfSize, startSandboxProcess } from './sandbox-process';
+import { rerunFigures } from './rerun';
 
 const { values } = parseArgs({
 	options: {
@@ -188,6 +190,7 @@ async function main() {
 			paging.push(figure);
 		}
 		results.returnAll = paging;
+		results.rerun = await rerunFigures(sandbox, { envelopes, latencyMs, concurrency }); // bench/rerun.ts
 
 		// 3. Upload memory: one file alone, then several at once.
 		await sandbox.control('POST', 'reset', { processingDelayMs: 10, latencyMs: 0 });

@@ -128,6 +128,15 @@ export function createControl(core: SandboxCore): SandboxControl {
       const templateId = input.template_id ?? store.activeTemplates(account.id)[0]?.id;
       const template = templateId === undefined ? undefined : store.template(templateId);
       if (!template || template.accountId !== account.id) throw new Error(`Template ${templateId} not found for this account`);
+      if (input.filename !== undefined && (typeof input.filename !== 'string' || input.filename === '')) {
+        throw new Error('filename must be a non-empty string');
+      }
+      if (input.content_sha256 !== undefined) {
+        if (typeof input.content_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(input.content_sha256)) {
+          throw new Error('content_sha256 must be 64 lower-case hex digits');
+        }
+        if (input.count !== 1) throw new Error('content_sha256 needs count 1');
+      }
       const ids: number[] = [];
       for (let i = 0; i < input.count; i += 1) {
         const scan = store.insertScan({
@@ -138,8 +147,8 @@ export function createControl(core: SandboxCore): SandboxControl {
           plannedOutcome: 'completed',
           charged: false,
         });
-        scan.filename = `seeded-scan-${scan.id}.pdf`;
-        scan.contentSha256 = createHash('sha256').update(`seeded:${scan.id}`).digest('hex');
+        scan.filename = (input.filename ?? 'seeded-scan-{id}.pdf').split('{id}').join(String(scan.id));
+        scan.contentSha256 = input.content_sha256 ?? createHash('sha256').update(`seeded:${scan.id}`).digest('hex');
         applyResult(scan, template.extractionMode, status);
         scan.reviewedData = input.reviewed_data === undefined ? null : copy(input.reviewed_data);
         ids.push(scan.id);

@@ -195,8 +195,9 @@ const listScans: Handler = (ctx) => {
     params.set('page', String(n));
     return `${ctx.baseUrl}/scans?${params.toString()}`;
   };
-  const result = paginate(scans.map(presentScan), page, pageUrl);
-  return ok(200, wrapPage(core.options.envelope, result));
+  // Only the page's scans are presented: a large account's listing costs one page, not all of it.
+  const result = paginate(scans, page, pageUrl);
+  return ok(200, wrapPage(core.options.envelope, { ...result, items: result.items.map(presentScan) }));
 };
 
 function scanNotFound(raw: string): ApiResponse {

@@ -124,6 +124,9 @@ export class Store {
   private accountsByKey = new Map<string, AccountRecord>();
   private templates = new Map<number, TemplateRecord>();
   private scans = new Map<number, ScanRecord>();
+  /** Scans in ID order per account and per template, so that listing a large account stays cheap. */
+  private scansByAccount = new Map<number, ScanRecord[]>();
+  private scansByTemplate = new Map<number, ScanRecord[]>();
   private webhooks = new Map<number, WebhookRecord>();
   private logs = new Map<number, WebhookLogRecord[]>();
   private counters = { account: 0, template: 0, scan: 0, webhook: 0, log: 0 };
@@ -135,6 +138,8 @@ export class Store {
     this.accountsByKey.clear();
     this.templates.clear();
     this.scans.clear();
+    this.scansByAccount.clear();
+    this.scansByTemplate.clear();
     this.webhooks.clear();
     this.logs.clear();
     this.counters = { account: 0, template: 0, scan: 0, webhook: 0, log: 0 };
@@ -270,6 +275,11 @@ export class Store {
   }): ScanRecord {
     const scan = newScanRecord({ id: ++this.counters.scan, ...input }, this.clock.now());
     this.scans.set(scan.id, scan);
+    for (const [index, key] of [[this.scansByAccount, scan.accountId], [this.scansByTemplate, scan.templateId]] as const) {
+      const list = index.get(key);
+      if (list) list.push(scan);
+      else index.set(key, [scan]);
+    }
     return scan;
   }
 
@@ -299,14 +309,13 @@ export class Store {
 
   /** Newest first (highest id first: ids grow with creation time). */
   listScans(accountId: number, filter: ScanFilter): ScanRecord[] {
-    return [...this.scans.values()]
-      .filter(
-        (s) =>
-          s.accountId === accountId &&
-          (filter.status === undefined || s.status === filter.status) &&
-          (filter.templateId === undefined || s.templateId === filter.templateId),
-      )
-      .sort((a, b) => b.id - a.id);
+    // IDs grow with creation time: each index reversed is newest first, without a sort.
+    const base =
+      filter.templateId === undefined
+        ? (this.scansByAccount.get(accountId) ?? [])
+        : (this.scansByTemplate.get(filter.templateId) ?? []).filter((s) => s.accountId === accountId);
+    const found = filter.status === undefined ? base.slice() : base.filter((s) => s.status === filter.status);
+    return found.reverse();
   }
 
   touch(scan: ScanRecord): void {

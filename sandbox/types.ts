@@ -160,4 +160,11 @@ export interface SeedScansInput {
   template_id?: number;
   status?: ScanStatus;
   reviewed_data?: Record<string, unknown> | null;
+  /** The stored file name; `{id}` is replaced by the scan's ID. Default `seeded-scan-{id}.pdf`. */
+  filename?: string;
+  /**
+   * SHA-256 (hex) of the content the scan holds, so that an upload of those bytes gets 409:
+   * a history of the same bytes under another name. Only with `count` 1.
+   */
+  content_sha256?: string;
 }

@@ -87,6 +87,39 @@ async function invoiceLineItems(ctx) {
 		JSON.stringify([...got].sort()) === JSON.stringify([...said].sort()),
 		`rows: ${got.join('; ')}; the PDFs say: ${said.join('; ')}`,
 	);
+	return rows.length;
+}
+
+// The same example run again ("If Already Uploaded" = "Return Existing Scan") on a template with
+// 100 older scans: every upload answered 409, no credit, the same rows, the template listed once.
+async function invoiceRerun(ctx, first) {
+	const origin = new URL(ctx.sandboxBaseUrl).origin;
+	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
+	await fetchOnceMore(`${origin}/__sandbox/scans`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ count: 100, template_id: 3 }),
+	});
+	const usedBefore = unwrap((await api('/account')).body)?.used_scans;
+	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
+	const { run, ok, detail } = await execute(ctx, exampleId('invoice-line-items-to-erp.json'));
+	const rows = nodeItems(run, 'Extract line items');
+	const requests = unwrap(await (await fetchOnceMore(`${origin}/__sandbox/requests`)).json()) ?? [];
+	const uploads = requests.filter((r) => r.method === 'POST' && r.path === '/scans');
+	const listings = requests.filter((r) => r.method === 'GET' && r.path === '/scans');
+	const usedAfter = unwrap((await api('/account')).body)?.used_scans;
+	const pages = Math.ceil((100 + SAMPLE_INVOICES.length) / 25);
+	ctx.check(
+		'example "Invoices → line items → ERP" run again with "Return Existing Scan": no credit, the same rows, one listing of the template',
+		ok &&
+			uploads.length === SAMPLE_INVOICES.length &&
+			uploads.every((r) => r.status === 409) &&
+			usedAfter === usedBefore &&
+			rows.length === first &&
+			rows.every((r) => !r.error) &&
+			listings.length <= pages + 2,
+		`${detail}; ${uploads.length} upload(s) (${uploads.map((r) => r.status).join(', ')}), credits used ${usedBefore} -> ${usedAfter}, ${rows.length} row(s) (first run ${first}), ${listings.length} listing request(s) for ${pages} page(s)`,
+	);
 }
 
 // ---- scan-events.json: the webhook trigger, active when n8n starts; a signed delivery runs it -----
@@ -233,7 +266,7 @@ async function scanEventsPolling(ctx) {
 /** Which check covers which file, and in which phase; run in this order. */
 export const EXAMPLE_CHECKS = {
 	'daily-credit-check.json': { phase: 'cli', run: dailyCreditCheck },
-	'invoice-line-items-to-erp.json': { phase: 'cli', run: invoiceLineItems },
+	'invoice-line-items-to-erp.json': { phase: 'cli', run: async (ctx) => await invoiceRerun(ctx, await invoiceLineItems(ctx)) },
 	'scan-events.json': { phase: 'server', prepare: activateScanEvents, run: scanEvents },
 	'scan-events-polling.json': { phase: 'server', run: scanEventsPolling },
 };

@@ -152,27 +152,43 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 	});
 });
 
-describe('"Return Existing Scan" outputs a scan only when it is the single candidate', () => {
-	test('reproduction: two different documents named dup.pdf: the item fails with both IDs instead of the newer one', async () => {
+describe('"Return Existing Scan" outputs a scan only when its name proves it holds the file', () => {
+	const fp = (content: Buffer) => sha256(content).slice(0, 12);
+
+	test('two different documents named dup.pdf: the one whose name carries the file\'s fingerprint is output', async () => {
+		const mine = pdfBytes('mine');
+		const a = jsonOf(await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')]))[0];
+		const b = jsonOf(await run(sb.env(), returnExisting(), [pdf(pdfBytes('another'), 'dup.pdf')]))[0];
+		expect(a.filename).toBe(`dup.ds-${fp(mine)}.pdf`);
+		expect(b.id).not.toBe(a.id);
+		const result = await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')]);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].id).toBe(a.id);
+		expect(credits()).toBe(2);
+	});
+
+	test('two documents named dup.pdf uploaded without the fingerprint: no guess, both IDs named', async () => {
 		const mine = pdfBytes('mine');
 		const a = jsonOf(await run(sb.env(), upload(), [pdf(mine, 'dup.pdf')]))[0];
 		const b = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes('another'), 'dup.pdf')]))[0];
 		const result = await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')], true);
 		const [item] = jsonOf(result);
 		expect(item.error).toBe(
-			`Item 0: 2 scans of template 1 could be the scan of "dup.pdf" (scan IDs ${String(b.id)}, ${String(a.id)})`,
+			`Item 0: the service says "dup.pdf" was already uploaded with template 1; 2 scans of that template have this name but no content fingerprint (scan IDs ${String(b.id)}, ${String(a.id)}), so none is output`,
 		);
 		expect(credits()).toBe(2);
 	});
 
-	test('one scan of that name: it is output, found across pages, with no credit used', async () => {
+	test('one scan with the fingerprint: it is output, found across pages, with no credit used', async () => {
 		const content = pdfBytes();
-		const first = jsonOf(await run(sb.env(), upload(), [pdf(content, 'same.pdf')]))[0];
+		const first = jsonOf(await run(sb.env(), returnExisting(), [pdf(content, 'same.pdf')]))[0];
 		sb.get().control.seedScans({ count: 30, template_id: 1 });
 		sb.get().control.clearRequests();
 		const result = await run(sb.env(), returnExisting(), [pdf(content, 'same.pdf')]);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: first.id, filename: 'same.pdf', template_id: 1 }));
+		expect(jsonOf(result)[0]).toEqual(
+			expect.objectContaining({ id: first.id, filename: `same.ds-${fp(content)}.pdf`, template_id: 1 }),
+		);
 		expect(credits()).toBe(1);
 		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.query.page ?? ''}`.trim())).toEqual([
 			'POST /scans',
@@ -181,20 +197,20 @@ describe('"Return Existing Scan" outputs a scan only when it is the single candi
 		]);
 	});
 
-	test('no scan of that name: the item fails naming the file and the template', async () => {
+	test('no scan with the fingerprint or the name: the item fails naming the file and the template', async () => {
 		const content = pdfBytes();
 		await run(sb.env(), upload(), [pdf(content, 'first-name.pdf')]);
 		const result = await run(sb.env(), returnExisting(), [pdf(content, 'renamed.pdf')]);
 		expect(result.error?.message).toBe(
-			'Item 0: the service says "renamed.pdf" was already uploaded with template 1, but no scan of that template has this file name',
+			`Item 0: the service says "renamed.pdf" was already uploaded with template 1, but no scan of that template carries this file's fingerprint (".ds-${fp(content)}") or its name`,
 		);
 		expect(credits()).toBe(1);
 	});
 
-	test('a failed scan of that name is not a candidate', async () => {
+	test('a failed scan is not a candidate', async () => {
 		const content = pdfBytes();
-		const kept = jsonOf(await run(sb.env(), upload(), [pdf(content, 'kept.pdf')]))[0];
-		const failed = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes(), 'fail-kept.pdf')]))[0];
+		const kept = jsonOf(await run(sb.env(), returnExisting(), [pdf(content, 'kept.pdf')]))[0];
+		const failed = jsonOf(await run(sb.env(), returnExisting(), [pdf(pdfBytes(), 'fail-kept.pdf')]))[0];
 		expect(failed.id).not.toBe(kept.id);
 		const result = await run(sb.env(), returnExisting(), [pdf(content, 'kept.pdf')]);
 		expect(result.error).toBeUndefined();
@@ -237,8 +253,8 @@ describe('file names as the service stores them', () => {
 
 	test('an encoded quote: "Return Existing Scan" finds the scan stored as %22', async () => {
 		const content = pdfBytes();
-		const first = jsonOf(await run(sb.env(), upload(), [pdf(content, 'say "hi".pdf')]))[0];
-		expect(first.filename).toBe('say %22hi%22.pdf');
+		const first = jsonOf(await run(sb.env(), returnExisting(), [pdf(content, 'say "hi".pdf')]))[0];
+		expect(first.filename).toBe(`say %22hi%22.ds-${sha256(content).slice(0, 12)}.pdf`);
 		const result = await run(sb.env(), returnExisting(), [pdf(content, 'say "hi".pdf')]);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].id).toBe(first.id);

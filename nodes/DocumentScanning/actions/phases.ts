@@ -37,6 +37,7 @@ export async function runPhases(
 	const scope: ExecutionScope = {
 		claimedScanIds: new Set<number>(),
 		uploadedFiles: new Map(),
+		scanListings: new Map(),
 		poller: new ScanPoller(this),
 	};
 	const results = new Array<INodeExecutionData[]>(itemCount);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ScanPoller } from './poller/ScanPoller';
+import type { ScanListings } from './upload/scanListing';
 
 /**
  * State shared by the items of one execution of the node. It lives only as long as that
@@ -12,6 +13,8 @@ export interface ExecutionScope {
 	claimedScanIds: Set<number>;
 	/** Scans uploads of this execution got, by `templateId:sha256` of the file's bytes. */
 	uploadedFiles: Map<string, IDataObject>;
+	/** One listing of a template's scans per template, read when an item first needs it ("Return Existing Scan"). */
+	scanListings: ScanListings;
 	/** The one poller every scan waited for in this execution joins. */
 	poller: ScanPoller;
 }

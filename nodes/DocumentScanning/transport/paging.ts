@@ -23,8 +23,8 @@ export interface PagingOptions {
 	maxPages?: number;
 	concurrency?: number;
 	lookahead?: number;
-	/** What the error says when the listing has more than `maxPages` pages (default: Get Many's wording). */
-	tooManyPagesDescription?: string;
+	/** The error for a listing longer than `maxPages`, in the caller's words; default: Get Many's. */
+	tooManyPages?: (maxPages: number) => Error;
 }
 
 /** The page count `meta` gives (`last_page`, `total_pages`, `pages`, or `total` / `per_page`). */
@@ -64,7 +64,7 @@ export async function readPages(
 		atMaxPages: 'error',
 		concurrency: options.concurrency ?? PAGE_CONCURRENCY,
 		lookahead: options.lookahead ?? PAGE_LOOKAHEAD,
-		tooManyPages: () => tooManyPages(this, maxPages, options),
+		tooManyPages: () => options.tooManyPages?.(maxPages) ?? tooManyPages(this, maxPages, options),
 		restless: () => restless(this, path, options.itemIndex),
 		inParallel: async (count, width, task) => await mapWithConcurrency(count, width, task),
 	});
@@ -81,7 +81,6 @@ function tooManyPages(ctx: ApiContext, maxPages: number, options: PagingOptions)
 		{
 			itemIndex,
 			description:
-				options.tooManyPagesDescription ??
 				'Return All stops at this cap so that a listing that never ends cannot run forever. Narrow the listing with Filters (status, template), or switch Return All off and set a Limit.',
 		},
 	);

@@ -45,7 +45,7 @@ const properties: INodeProperties[] = [
 					name: 'Return Existing Scan',
 					value: 'returnExisting',
 					description:
-						'Output the scan made earlier from the same file and template instead, when exactly one scan of the template has this file name (otherwise the item fails with the candidate scan IDs). No credit is used.',
+						'Output the scan made earlier from the same file and template instead. The file is uploaded with a content fingerprint in its name (Invoice.ds-1a2b3c4d5e6f.pdf), which proves which scan holds it; a scan that only has the same name is never output. No credit is used.',
 				},
 			],
 			default: 'error',

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** What the node knew when it had to look for the file's scan. */
-export type SearchReason = 'recovery' | 'existing';
+export type SearchReason = 'recovery' | 'existing' | 'fingerprint';
 
 export interface FileRef {
 	itemIndex: number;
@@ -18,6 +18,8 @@ const CONTEXT: Record<SearchReason, string> = {
 	recovery:
 		'The answer to the upload was lost, and when the node sent the file again the service said it already has it, so one of these scans was created from it. No second credit was used.',
 	existing: 'The service said this file was already uploaded with this template, so no credit was used.',
+	fingerprint:
+		'The service said this file was already uploaded with this template, so no credit was used. Several scans carry this file\'s content fingerprint in their names, which happens only when names were set by hand.',
 };
 
 /** Several scans could be the file's: the node does not guess. */
@@ -32,14 +34,33 @@ export function ambiguousScanError(ctx: IExecuteFunctions, file: FileRef, scans:
 	);
 }
 
-/** "Return Existing Scan" found no scan of that name. */
-export function existingScanNotFoundError(ctx: IExecuteFunctions, file: FileRef) {
+/**
+ * "Return Existing Scan" found no scan that provably holds this file (none carries its
+ * content fingerprint). Scans of the same name without a fingerprint are named, never output.
+ */
+export function existingScanNotProvenError(
+	ctx: IExecuteFunctions,
+	file: FileRef,
+	fingerprint: string,
+	sameName: IDataObject[],
+) {
+	const how = `Open them with Scan → Get to see whether one is this document, or look for the file's scan under another name with Scan → Get Many (template ${file.templateId}); to upload regardless, change the file's bytes or use another template.`;
+	if (sameName.length > 0) {
+		return new NodeOperationError(
+			ctx.getNode(),
+			`Item ${file.itemIndex}: the service says "${file.fileName}" was already uploaded with template ${file.templateId}; ${sameName.length} scan${sameName.length === 1 ? '' : 's'} of that template ha${sameName.length === 1 ? 's' : 've'} this name but no content fingerprint (scan IDs ${idList(sameName)}), so none is output`,
+			{
+				itemIndex: file.itemIndex,
+				description: `${CONTEXT.existing} "If Already Uploaded" = "Return Existing Scan" outputs a scan only when its file name carries this file's content fingerprint (".ds-${fingerprint}"), which the node adds to the names it uploads with this option. Scans uploaded without it (with "Error", or before the node did this) carry none, and a file name alone does not prove which document a scan holds: another document may have had the same name. ${how}`,
+			},
+		);
+	}
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Item ${file.itemIndex}: the service says "${file.fileName}" was already uploaded with template ${file.templateId}, but no scan of that template has this file name`,
+		`Item ${file.itemIndex}: the service says "${file.fileName}" was already uploaded with template ${file.templateId}, but no scan of that template carries this file's fingerprint (".ds-${fingerprint}") or its name`,
 		{
 			itemIndex: file.itemIndex,
-			description: `${CONTEXT.existing} The earlier upload probably used another file name, or its scan belongs to another item of this execution. Find it with Scan → Get Many (template ${file.templateId}), or set "If Already Uploaded" to "Error".`,
+			description: `${CONTEXT.existing} The earlier upload was made under another file name and without "Return Existing Scan" (which adds the fingerprint to the name). ${how}`,
 		},
 	);
 }

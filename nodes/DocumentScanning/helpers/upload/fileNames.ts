@@ -37,7 +37,7 @@ function looksLatin1Decoded(name: string): boolean {
 }
 
 /** UTF-8 bytes that were read as Latin-1, read again as UTF-8; undefined when that is not what happened. */
-function latin1Repaired(name: string): string | undefined {
+export function latin1Repaired(name: string): string | undefined {
 	if (!looksLatin1Decoded(name)) return undefined;
 	const bytes = Uint8Array.from(name, (char) => char.charCodeAt(0));
 	try {

@@ -6,8 +6,10 @@ import type { UploadFile } from '../binary';
 import { pauseWithin } from '../pause';
 import type { ExecutionScope } from '../utils';
 import { findCandidates } from './candidates';
-import type { FileRef, SearchReason } from './errors';
-import { ambiguousScanError, existingScanNotFoundError, unknownOutcomeError } from './errors';
+import type { FileRef } from './errors';
+import { ambiguousScanError, unknownOutcomeError } from './errors';
+import { existingScan } from './existingScan';
+import { withFingerprint } from './fingerprint';
 
 /** Attempts of one upload when the service's answer does not arrive (the first one included). */
 export const UPLOAD_ATTEMPTS = 3;
@@ -21,7 +23,16 @@ export interface UploadRequest {
 	file: UploadFile;
 	itemIndex: number;
 	returnExisting: boolean;
-	scope: Pick<ExecutionScope, 'claimedScanIds' | 'uploadedFiles'>;
+	scope: Pick<ExecutionScope, 'claimedScanIds' | 'uploadedFiles' | 'scanListings'>;
+}
+
+/**
+ * The name the file is uploaded with: with "Return Existing Scan", the user's name with the
+ * file's content fingerprint before the extension (`Invoice.ds-1a2b3c4d5e6f.pdf`), so that a
+ * later 409 for these bytes leads provably to their scan; otherwise the user's name.
+ */
+export function sentNameOf(request: Pick<UploadRequest, 'file' | 'returnExisting'>): string {
+	return request.returnExisting ? withFingerprint(request.file.fileName, request.file.sha256) : request.file.fileName;
 }
 
 function fileKey(request: UploadRequest): string {
@@ -38,7 +49,9 @@ function fileKey(request: UploadRequest): string {
  *   after the first attempt was sent (server clock), with the file's name as the service may
  *   have stored it, not held by another item of this execution;
  * - a found scan is output only when it is the single candidate; otherwise the item fails
- *   with the candidate IDs. "Return Existing Scan" follows the same rule, at any age.
+ *   with the candidate IDs;
+ * - "Return Existing Scan" outputs, at any age, only the scan whose name carries the file's
+ *   content fingerprint, found in one listing of the template shared by the execution.
  */
 export async function sendUpload(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
 	const sentAt = Date.now();
@@ -61,7 +74,7 @@ export async function sendUpload(this: IExecuteFunctions, request: UploadRequest
 async function post(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
 	const form = new FormData();
 	form.append('template_id', String(request.templateId));
-	form.append('file', request.file.blob, request.file.fileName);
+	form.append('file', request.file.blob, sentNameOf(request));
 	return await apiRequest.call(this, {
 		method: 'POST',
 		path: '/scans',
@@ -82,6 +95,7 @@ async function afterConflict(
 	conflict: unknown,
 	sentAt: number | undefined,
 ): Promise<IDataObject> {
+	const conflictAt = Date.now();
 	// Another item of this execution uploaded the very same bytes: that is the scan.
 	const sibling = request.scope.uploadedFiles.get(fileKey(request));
 	if (sibling) {
@@ -98,14 +112,18 @@ async function afterConflict(
 		// None since the first attempt: the 409 is about an earlier upload of this file.
 	}
 	if (!request.returnExisting) throw conflict;
-	return claim(request, await single.call(this, request, 'existing'));
-}
-
-async function single(this: IExecuteFunctions, request: UploadRequest, reason: SearchReason): Promise<IDataObject> {
-	const candidates = await findCandidates.call(this, searchOf(request));
-	if (candidates.length === 1) return candidates[0];
-	if (candidates.length > 1) throw ambiguousScanError(this, refOf(request), candidates, reason);
-	throw existingScanNotFoundError(this, refOf(request));
+	const found = await existingScan.call(this, {
+		...refOf(request),
+		fileName: request.file.fileName,
+		sentName: sentNameOf(request),
+		sha256: request.file.sha256,
+		listings: request.scope.scanListings,
+		conflictAt,
+		heldByOther: (scan) =>
+			request.scope.claimedScanIds.has(Number(scan.id)) &&
+			request.scope.uploadedFiles.get(fileKey(request))?.id !== scan.id,
+	});
+	return claim(request, found);
 }
 
 /** Candidates since `sentAt`, for an error message; undefined when the listing fails too. */
@@ -128,7 +146,7 @@ function claim(request: UploadRequest, scan: IDataObject): IDataObject {
 }
 
 function refOf(request: UploadRequest): FileRef {
-	return { itemIndex: request.itemIndex, fileName: request.file.fileName, templateId: request.templateId };
+	return { itemIndex: request.itemIndex, fileName: sentNameOf(request), templateId: request.templateId };
 }
 
 function searchOf(request: UploadRequest) {

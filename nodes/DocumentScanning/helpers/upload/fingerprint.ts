@@ -1,0 +1,71 @@
+/**
+ * The content fingerprint the node puts into the file name it uploads with "Return Existing
+ * Scan": `Invoice-2024-03.pdf` is sent as `Invoice-2024-03.ds-1a2b3c4d5e6f.pdf`, where
+ * `1a2b3c4d5e6f` are the first 12 hex digits of the file's SHA-256. A later 409 for the same
+ * bytes then leads to the one scan whose name carries that fingerprint: proof, from the name
+ * the node itself chose, that the scan holds these bytes (a different file matches by chance
+ * with probability 2^-48 per scan of the template). The marker is ASCII, so it survives
+ * everything a service may do to a stored name (folder part dropped, percent-encoding,
+ * another Unicode form, UTF-8 read as Latin-1).
+ */
+import { normalizedFileName } from './fileNames';
+
+/** Hex digits of the SHA-256 kept in the name: 48 bits. */
+export const FINGERPRINT_LENGTH = 12;
+/** Longest file name the node sends: the user's part is shortened to fit, never the marker or the extension. */
+export const MAX_SENT_NAME_LENGTH = 255;
+
+const MARKER = '.ds-';
+/** The `.ds-<12 hex>` that ends the name or stands right before its extension (letters and digits). */
+const PATTERN = new RegExp(`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[A-Za-z0-9]{1,10})?$)`);
+
+/** The fingerprint of a file from its SHA-256 (hex). */
+export function fingerprintOf(sha256: string): string {
+	return sha256.slice(0, FINGERPRINT_LENGTH).toLowerCase();
+}
+
+/** A file type extension (`.pdf`, `.JPEG`): letters and digits only, so nothing a service decodes. */
+const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
+
+function splitExtension(name: string): { stem: string; extension: string } {
+	const match = EXTENSION.exec(name);
+	if (!match) return { stem: name, extension: '' };
+	return { stem: name.slice(0, match.index), extension: match[0] };
+}
+
+/** The fingerprint a (stored or sent) file name carries, lower case; undefined without one. */
+export function fingerprintIn(name: unknown): string | undefined {
+	if (typeof name !== 'string') return undefined;
+	const match = PATTERN.exec(normalizedFileName(name));
+	return match ? match[1].toLowerCase() : undefined;
+}
+
+/** The name (normalized) without its fingerprint marker: the name the user gave. */
+export function withoutFingerprint(name: string): string {
+	return normalizedFileName(name).replace(PATTERN, '').trim();
+}
+
+/**
+ * The name to upload: the user's name with the fingerprint before the extension (letters and
+ * digits after the last dot; without one, at the end). A name that already carries this very
+ * fingerprint is kept as it is; a name longer than `MAX_SENT_NAME_LENGTH` loses characters at
+ * the end of the user's part. `fingerprintIn` always reads the fingerprint back.
+ */
+export function withFingerprint(name: string, sha256: string): string {
+	const fingerprint = fingerprintOf(sha256);
+	if (fingerprintIn(name) === fingerprint && name.length <= MAX_SENT_NAME_LENGTH) return name;
+	const { stem, extension } = splitExtension(name);
+	const tail = `${MARKER}${fingerprint}${extension}`;
+	const room = Math.max(0, MAX_SENT_NAME_LENGTH - tail.length);
+	// Cut by code points, never inside a surrogate pair.
+	const kept = Array.from(stem);
+	let short = stem;
+	if (stem.length > room) {
+		short = '';
+		for (const char of kept) {
+			if (short.length + char.length > room) break;
+			short += char;
+		}
+	}
+	return `${short}${tail}`;
+}
