@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { readCredentials } from './auth';
 import { SandboxControl } from './control';
 import { ApiResponse, BodyTooLargeError, errorResponse, InvalidJsonError, isPlainObject, parsePositiveInt, readJson } from './http';
+import type { SeedUploadsInput, TakeAfterInput } from './competition';
 import { matchRoute, route } from './router';
 import { CreateAccountInput, CreateTemplateInput, FaultSpec, Outcome, SandboxOptions, SeedScansInput, WebhookEvent } from './types';
 
@@ -39,6 +40,14 @@ function buildRoutes(control: SandboxControl) {
     route<ControlHandler>('GET', '/account', (_body, _params, req) => ok(control.account(readCredentials(req.headers).key))),
     route<ControlHandler>('POST', '/templates', (body) => created(control.createTemplate(body as unknown as CreateTemplateInput))),
     route<ControlHandler>('POST', '/scans', (body) => created({ ids: control.seedScans(body as unknown as SeedScansInput) })),
+    route<ControlHandler>('POST', '/uploads', (body) => created({ ids: control.seedUploads(body as unknown as SeedUploadsInput) })),
+    route<ControlHandler>('POST', '/credits', (body, _params, req) =>
+      ok(control.setCredits(Number(body.remaining), (body.apiKey as string | undefined) ?? readCredentials(req.headers).key)),
+    ),
+    route<ControlHandler>('POST', '/take-after-uploads', (body) => {
+      control.takeAfterUploads(body as unknown as TakeAfterInput);
+      return created({ added: true });
+    }),
     route<ControlHandler>('GET', '/scans/:id', (_body, [id]) => found(control.getScan(idParam(id)), `Scan ${id}`)),
     route<ControlHandler>('POST', '/scans/:id/reviewed-data', (body, [id]) => {
       control.setReviewedData(idParam(id), (body.reviewed_data ?? null) as Body | null);
