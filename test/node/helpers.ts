@@ -134,3 +134,12 @@ export async function callListSearch(
 	if (!search) throw new Error(`No listSearch method ${method}`);
 	return await search.call(ctx, filter);
 }
+
+/**
+ * A request log without the upload's limit check (GET /account and the hour's GET /scans
+ * before the first upload of a batch of two or more): the requests from the first POST on.
+ */
+export function fromFirstUpload<T extends { method: string }>(log: T[]): T[] {
+	const first = log.findIndex((entry) => entry.method === 'POST');
+	return first < 0 ? log : log.slice(first);
+}

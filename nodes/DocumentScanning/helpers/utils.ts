@@ -79,7 +79,7 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 	}
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
 	// An upload the node did not send (a limit): why, and from when a retry can succeed.
-	if (error instanceof NodeOperationError && error.context.notUploaded === true) {
+	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.notUploaded === true) {
 		json.notUploaded = true;
 		json.reason = error.context.reason as string;
 		json.retryAfter = (error.context.retryAfter as string | null) ?? null;

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { httpStatusOf } from '../../transport';
 import type { CreatedScan } from './errors';
-import { limitHitError, stoppedError } from './errors';
+import { iso, limitHitError, stoppedError } from './errors';
 import type { Hold } from './plan';
 import { HOUR_MS, readHourWindow } from './window';
 
@@ -55,13 +56,18 @@ export class UploadGate {
 				hold: status === 402 ? Promise.resolve({ reason: 'credit', retryAfter: undefined }) : this.nextSlot(ctx),
 			};
 		}
-		if (!ctx.continueOnFail()) return error;
-		return stoppedError(ctx.getNode(), itemIndex, await this.closed.hold, status);
+		// This item was sent and refused (no credit used): its own error, marked "not uploaded".
+		if (ctx.continueOnFail() && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
+			const hold = await this.closed.hold;
+			Object.assign(error.context, { notUploaded: true, reason: hold.reason, retryAfter: iso(hold.retryAfter) });
+		}
+		return error;
 	}
 
 	/** The error that stops the node (without Continue On Fail) once the gate closed. */
 	async stopError(ctx: IExecuteFunctions, error: unknown): Promise<unknown> {
-		if (!this.closed) return error;
+		// Nothing was created: the service's own refusal says it all.
+		if (!this.closed || this.created.length === 0) return error;
 		const { status, cause, itemIndex, hold } = this.closed;
 		const created = [...this.created].sort((a, b) => a.itemIndex - b.itemIndex);
 		return limitHitError(ctx.getNode(), cause, itemIndex, await hold, status, created);

@@ -19,7 +19,8 @@ export const SERVICE_HOURLY_LIMIT = 200;
  * of the last rolling hour (GET /scans, service clock), and decides which of the `ready`
  * items fit. Without Continue On Fail a batch that does not fit whole fails here, before any
  * upload. With it, the items that do not fit are returned with their "not uploaded" errors
- * (the first ones in item order go). Returns the execution's upload gate.
+ * (the first ones in item order go). A single document is not checked: the service refuses
+ * it without charging. Returns the execution's upload gate.
  */
 export async function checkBudget(
 	this: IExecuteFunctions,
@@ -28,7 +29,8 @@ export async function checkBudget(
 ): Promise<{ gate: UploadGate; held: Map<number, Error> }> {
 	const gate = new UploadGate(hourlyLimit);
 	const held = new Map<number, Error>();
-	if (ready.length === 0) return { gate, held };
+	// One document needs no check: a refused upload uses no credit, and its error says why.
+	if (ready.length < 2) return { gate, held };
 	const [balance, window] = await Promise.all([
 		apiRequest.call(this, { method: 'GET', path: '/account' }),
 		readHourWindow.call(this, hourlyLimit),
