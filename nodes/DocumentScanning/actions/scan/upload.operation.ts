@@ -99,9 +99,8 @@ export async function beforeRequests(
 ): Promise<Map<number, Error>> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const hourlyLimit = Math.max(1, Math.floor(Number(options.hourlyLimit ?? SERVICE_HOURLY_LIMIT)) || SERVICE_HOURLY_LIMIT);
-	const { gate, held } = await checkBudget.call(this, ready, hourlyLimit);
-	scope.uploadGate = gate;
-	return held;
+	scope.uploadGate = await checkBudget.call(this, ready, hourlyLimit);
+	return new Map();
 }
 
 /** A limit hit during the uploads: the node's error names the scans the execution got. */
@@ -118,10 +117,13 @@ export async function execute(
 	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	await scope.uploadGate?.assertOpen(this, itemIndex);
-	const file = await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
+	const gate = scope.uploadGate;
+	await gate?.enter(this, itemIndex);
+	let fileName = '';
 	let scan: IDataObject;
 	try {
+		const file = await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
+		fileName = file.fileName;
 		scan = await sendUpload.call(this, {
 			templateId,
 			file,
@@ -130,9 +132,10 @@ export async function execute(
 			scope,
 		});
 	} catch (error) {
-		throw (await scope.uploadGate?.onFailure(this, itemIndex, error)) ?? error;
+		gate?.settle(itemIndex, fileName, { error });
+		throw (await gate?.onFailure(this, itemIndex, error)) ?? error;
 	}
-	scope.uploadGate?.record(itemIndex, file.fileName, scan);
+	gate?.settle(itemIndex, fileName, { scan });
 	if (!wait) return toItems([scan], itemIndex);
 
 	const scanId = Number(scan.id);

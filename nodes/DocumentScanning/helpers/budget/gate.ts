@@ -3,8 +3,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { httpStatusOf } from '../../transport';
 import type { CreatedScan } from './errors';
-import { iso, limitHitError, stoppedError } from './errors';
-import type { Hold } from './plan';
+import { heldBackError, iso, limitHitError, stoppedError } from './errors';
+import type { Hold, Plan } from './plan';
+import { createdSince, UploadTokens } from './tokens';
 import { HOUR_MS, readHourWindow } from './window';
 
 interface Closed {
@@ -25,7 +26,15 @@ export class UploadGate {
 	private closed: Closed | undefined;
 	readonly created: CreatedScan[] = [];
 
-	constructor(private readonly hourlyLimit: number) {}
+	private readonly tokens: UploadTokens | undefined;
+
+	/** With a `plan` (Continue On Fail), uploads past what fits are held back as they come. */
+	constructor(
+		private readonly hourlyLimit: number,
+		private readonly plan?: Plan & { serverNow: number },
+	) {
+		this.tokens = plan && new UploadTokens(plan);
+	}
 
 	get isClosed(): boolean {
 		return this.closed !== undefined;
@@ -37,8 +46,31 @@ export class UploadGate {
 		throw stoppedError(ctx.getNode(), itemIndex, await this.closed.hold, this.closed.status);
 	}
 
-	record(itemIndex: number, fileName: string, scan: IDataObject): void {
-		this.created.push({ itemIndex, fileName, scanId: scan.id });
+	/**
+	 * Before an item's upload: throws its "not uploaded" error when the gate closed, or when
+	 * nothing is left of the budget (with Continue On Fail). Pair with `settle`.
+	 */
+	async enter(ctx: IExecuteFunctions, itemIndex: number): Promise<void> {
+		await this.assertOpen(ctx, itemIndex);
+		if (!this.tokens || !this.plan) return;
+		const hold = await this.tokens.acquire();
+		if (hold) throw heldBackError(ctx.getNode(), itemIndex, this.plan, hold, this.hourlyLimit);
+		if (this.closed) {
+			this.tokens.release(false);
+			await this.assertOpen(ctx, itemIndex);
+		}
+	}
+
+	/** After an item's upload (entered): the scan it got, or its failure. */
+	settle(itemIndex: number, fileName: string, outcome: { scan: IDataObject } | { error: unknown }): void {
+		if ('scan' in outcome) {
+			this.created.push({ itemIndex, fileName, scanId: outcome.scan.id });
+			this.tokens?.release(createdSince(outcome.scan, this.plan?.serverNow ?? 0));
+			return;
+		}
+		// A refusal (4xx) charged nothing; a lost answer (5xx, network) may have.
+		const status = httpStatusOf(outcome.error);
+		this.tokens?.release(status === undefined || status >= 500);
 	}
 
 	/**

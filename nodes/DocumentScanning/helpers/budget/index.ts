@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { batchTooLargeError, heldBackError } from './errors';
+import { batchTooLargeError } from './errors';
 import { UploadGate } from './gate';
 import { planBudget } from './plan';
 import { readHourWindow } from './window';
@@ -18,19 +18,18 @@ export const SERVICE_HOURLY_LIMIT = 200;
  * Before the first upload of an execution: reads the credit (GET /account) and the uploads
  * of the last rolling hour (GET /scans, service clock), and decides which of the `ready`
  * items fit. Without Continue On Fail a batch that does not fit whole fails here, before any
- * upload. With it, the items that do not fit are returned with their "not uploaded" errors
- * (the first ones in item order go). A single document is not checked: the service refuses
- * it without charging. Returns the execution's upload gate.
+ * upload. With it, the gate lets uploads through while the budget lasts (the first items in
+ * item order; a file the service already has gives its share back) and holds the others back
+ * with "not uploaded" errors. A single document is not checked: the service refuses it
+ * without charging. Returns the execution's upload gate.
  */
 export async function checkBudget(
 	this: IExecuteFunctions,
 	ready: number[],
 	hourlyLimit: number,
-): Promise<{ gate: UploadGate; held: Map<number, Error> }> {
-	const gate = new UploadGate(hourlyLimit);
-	const held = new Map<number, Error>();
+): Promise<UploadGate> {
 	// One document needs no check: a refused upload uses no credit, and its error says why.
-	if (ready.length < 2) return { gate, held };
+	if (ready.length < 2) return new UploadGate(hourlyLimit);
 	const [balance, window] = await Promise.all([
 		apiRequest.call(this, { method: 'GET', path: '/account' }),
 		readHourWindow.call(this, hourlyLimit),
@@ -45,11 +44,7 @@ export async function checkBudget(
 		},
 		ready.length,
 	);
-	if (plan.fits === ready.length) return { gate, held };
+	if (plan.fits === ready.length) return new UploadGate(hourlyLimit);
 	if (!this.continueOnFail()) throw batchTooLargeError(this.getNode(), plan, hourlyLimit);
-	ready.forEach((itemIndex, position) => {
-		const hold = plan.holdOf(position);
-		if (hold) held.set(itemIndex, heldBackError(this.getNode(), itemIndex, plan, hold, hourlyLimit));
-	});
-	return { gate, held };
+	return new UploadGate(hourlyLimit, { ...plan, serverNow: window.serverNow });
 }
