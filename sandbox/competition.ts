@@ -14,6 +14,8 @@ export interface SeedUploadsInput {
   template_id?: number;
   /** Age of the oldest of these uploads (ms before now, below one hour); the others follow evenly up to now. Default 30 min. */
   oldest_age_ms?: number;
+  /** Age of the newest of them (ms before now, at most oldest_age_ms). Default 0. */
+  newest_age_ms?: number;
 }
 
 export interface TakeAfterInput {
@@ -46,17 +48,20 @@ export class Competition {
   }
 
   /** Uploads another client made: charged scans created in the past hour, counted in the rolling window. */
-  seedUploads(account: AccountRecord, templateId: number, count: number, oldestAgeMs = 30 * 60 * 1000): number[] {
+  seedUploads(account: AccountRecord, templateId: number, count: number, oldestAgeMs = 30 * 60 * 1000, newestAgeMs = 0): number[] {
     if (!Number.isInteger(count) || count < 0) throw new Error('count must be a non-negative integer');
     if (!Number.isFinite(oldestAgeMs) || oldestAgeMs < 0 || oldestAgeMs >= ROLLING_WINDOW_MS) {
       throw new Error('oldest_age_ms must be at least 0 and below one hour');
+    }
+    if (!Number.isFinite(newestAgeMs) || newestAgeMs < 0 || newestAgeMs > oldestAgeMs) {
+      throw new Error('newest_age_ms must be between 0 and oldest_age_ms');
     }
     const template = this.store.usableTemplate(account.id, templateId);
     if (!template) throw new Error(`Template ${templateId} not found for this account`);
     const now = this.clock.now();
     const ids: number[] = [];
     for (let i = 0; i < count; i += 1) {
-      const at = Math.round(now - oldestAgeMs + (i * oldestAgeMs) / count);
+      const at = Math.round(now - oldestAgeMs + (i * (oldestAgeMs - newestAgeMs)) / count);
       const scan = this.store.createUploadedScan({
         account,
         template,

@@ -153,7 +153,7 @@ export function createControl(core: SandboxCore): SandboxControl {
       const account = accountFor(input.apiKey);
       const templateId = input.template_id ?? store.activeTemplates(account.id)[0]?.id;
       if (templateId === undefined) throw new Error('The account has no active template');
-      return core.competition.seedUploads(account, templateId, input.count, input.oldest_age_ms);
+      return core.competition.seedUploads(account, templateId, input.count, input.oldest_age_ms, input.newest_age_ms);
     },
     setCredits: (remaining, apiKey) => {
       core.competition.setCredits(accountFor(apiKey), remaining);
