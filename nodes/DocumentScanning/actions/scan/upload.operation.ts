@@ -119,7 +119,7 @@ export async function execute(
 
 	const gate = scope.uploadGate;
 	await gate?.enter(this, itemIndex);
-	let fileName = '';
+	let fileName: string | undefined;
 	let scan: IDataObject;
 	try {
 		const file = await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
@@ -132,10 +132,11 @@ export async function execute(
 			scope,
 		});
 	} catch (error) {
-		gate?.settle(itemIndex, fileName, { error });
+		// Without a file name nothing was sent.
+		gate?.settle(itemIndex, fileName ?? '', { error, sent: fileName !== undefined });
 		throw (await gate?.onFailure(this, itemIndex, error)) ?? error;
 	}
-	gate?.settle(itemIndex, fileName, { scan });
+	gate?.settle(itemIndex, fileName ?? '', { scan });
 	if (!wait) return toItems([scan], itemIndex);
 
 	const scanId = Number(scan.id);

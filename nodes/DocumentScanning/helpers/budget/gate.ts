@@ -62,7 +62,7 @@ export class UploadGate {
 	}
 
 	/** After an item's upload (entered): the scan it got, or its failure. */
-	settle(itemIndex: number, fileName: string, outcome: { scan: IDataObject } | { error: unknown }): void {
+	settle(itemIndex: number, fileName: string, outcome: { scan: IDataObject } | { error: unknown; sent: boolean }): void {
 		if ('scan' in outcome) {
 			this.created.push({ itemIndex, fileName, scanId: outcome.scan.id });
 			this.tokens?.release(createdSince(outcome.scan, this.plan?.serverNow ?? 0));
@@ -70,7 +70,7 @@ export class UploadGate {
 		}
 		// A refusal (4xx) charged nothing; a lost answer (5xx, network) may have.
 		const status = httpStatusOf(outcome.error);
-		this.tokens?.release(status === undefined || status >= 500);
+		this.tokens?.release(outcome.sent && (status === undefined || status >= 500));
 	}
 
 	/**
