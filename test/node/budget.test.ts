@@ -162,3 +162,10 @@ test('a re-run with "Return Existing Scan": files the service already has give t
 	expect(out.some((o) => o.notUploaded)).toBe(false);
 	expect(posts().filter((r) => r.status === 201)).toHaveLength(6);
 });
+
+test('a single document is checked against a lower "Hourly Upload Limit"', async () => {
+	sb.get().control.seedUploads({ count: 45 });
+	const result = await run(sb.env(), upload({ options: { hourlyLimit: 45 } }), pdfs(1), true);
+	expect(jsonOf(result)).toEqual([expect.objectContaining({ notUploaded: true, reason: 'hourlyLimit' })]);
+	expect(posts()).toHaveLength(0);
+});

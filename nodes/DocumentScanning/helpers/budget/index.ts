@@ -20,16 +20,17 @@ export const SERVICE_HOURLY_LIMIT = 200;
  * items fit. Without Continue On Fail a batch that does not fit whole fails here, before any
  * upload. With it, the gate lets uploads through while the budget lasts (the first items in
  * item order; a file the service already has gives its share back) and holds the others back
- * with "not uploaded" errors. A single document is not checked: the service refuses it
- * without charging. Returns the execution's upload gate.
+ * with "not uploaded" errors. A single document is checked only against a lower Hourly Upload
+ * Limit: the service refuses it without charging. Returns the execution's upload gate.
  */
 export async function checkBudget(
 	this: IExecuteFunctions,
 	ready: number[],
 	hourlyLimit: number,
 ): Promise<UploadGate> {
-	// One document needs no check: a refused upload uses no credit, and its error says why.
-	if (ready.length < 2) return new UploadGate(hourlyLimit);
+	// One document needs no check (a refused upload uses no credit, and its error says why),
+	// unless the node keeps to a lower hourly limit than the service's.
+	if (ready.length === 0 || (ready.length === 1 && hourlyLimit >= SERVICE_HOURLY_LIMIT)) return new UploadGate(hourlyLimit);
 	const [balance, window] = await Promise.all([
 		apiRequest.call(this, { method: 'GET', path: '/account' }),
 		readHourWindow.call(this, hourlyLimit),
