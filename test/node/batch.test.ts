@@ -5,7 +5,7 @@
  */
 import { WorkflowExecute } from 'n8n-core';
 
-import { binaryItem, fromFirstUpload, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox, upload } from './helpers';
+import { binaryItem, withoutLimitCheck, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox, upload } from './helpers';
 import { waitSettings } from '../../nodes/DocumentScanning/helpers/poller/settings';
 
 const sb = useSandbox({ processingDelayMs: 50 });
@@ -32,7 +32,7 @@ function scanIdOf(filename: string): number {
 }
 const posts = () => requests().filter((r) => r.method === 'POST');
 // The limit check before the first upload is tested in budget.test.ts.
-const gets = () => fromFirstUpload(requests()).filter((r) => r.method === 'GET');
+const gets = () => withoutLimitCheck(requests()).filter((r) => r.method === 'GET');
 
 describe('phase 1: every item is checked before the first upload', () => {
 	test('without Continue On Fail, an invalid item 5 fails the node before any upload', async () => {

@@ -136,10 +136,14 @@ export async function callListSearch(
 }
 
 /**
- * A request log without the upload's limit check (GET /account and the hour's GET /scans
- * before the first upload of a batch of two or more): the requests from the first POST on.
+ * A request log without the upload's limit check: the GET /account and the hour's GET /scans
+ * (no template filter) sent before the first upload of a batch of two or more.
  */
-export function fromFirstUpload<T extends { method: string }>(log: T[]): T[] {
+export function withoutLimitCheck<T extends { method: string; path: string; query?: Record<string, string> }>(log: T[]): T[] {
 	const first = log.findIndex((entry) => entry.method === 'POST');
-	return first < 0 ? log : log.slice(first);
+	const check = (entry: T, index: number) =>
+		(first < 0 || index < first) &&
+		entry.method === 'GET' &&
+		(entry.path === '/account' || (entry.path === '/scans' && entry.query?.template_id === undefined));
+	return log.filter((entry, index) => !check(entry, index));
 }
