@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { readCredentials } from './auth';
 import { SandboxControl } from './control';
 import { ApiResponse, BodyTooLargeError, errorResponse, InvalidJsonError, isPlainObject, parsePositiveInt, readJson } from './http';
+import type { SeedUploadsInput, TakeAfterInput } from './competition';
 import { matchRoute, route } from './router';
 import { CreateAccountInput, CreateTemplateInput, FaultSpec, Outcome, SandboxOptions, SeedScansInput, WebhookEvent } from './types';
 
@@ -42,6 +43,14 @@ function buildRoutes(control: SandboxControl) {
     route<ControlHandler>('POST', '/scans/during-listing', (body) => {
       control.createScansDuringListing(Number(body.afterListRequests ?? 0), (body.scans ?? {}) as unknown as SeedScansInput);
       return created({ queued: true });
+    }),
+    route<ControlHandler>('POST', '/uploads', (body) => created({ ids: control.seedUploads(body as unknown as SeedUploadsInput) })),
+    route<ControlHandler>('POST', '/credits', (body, _params, req) =>
+      ok(control.setCredits(Number(body.remaining), (body.apiKey as string | undefined) ?? readCredentials(req.headers).key)),
+    ),
+    route<ControlHandler>('POST', '/take-after-uploads', (body) => {
+      control.takeAfterUploads(body as unknown as TakeAfterInput);
+      return created({ added: true });
     }),
     route<ControlHandler>('GET', '/scans/:id', (_body, [id]) => found(control.getScan(idParam(id)), `Scan ${id}`)),
     route<ControlHandler>('POST', '/scans/:id/reviewed-data', (body, [id]) => {

@@ -1,6 +1,7 @@
 /** In-process control surface for tests (the same actions are exposed over HTTP by control-routes.ts). */
 import { createHash } from 'node:crypto';
 import { isoWithOffset, isoZulu } from './clock';
+import type { SeedUploadsInput, TakeAfterInput } from './competition';
 import { SandboxCore } from './core';
 import { describeOptions } from './options';
 import { applyResult, sampleScan } from './processing';
@@ -35,6 +36,12 @@ export interface SandboxControl {
   createTemplate(input: CreateTemplateInput): TemplateView;
   /** Creates scans directly in `status` (default completed): no credit, no rate limit, no processing, no webhooks. */
   seedScans(input: SeedScansInput): number[];
+  /** Uploads another client of the account made in the last hour: charged, counted for the rolling-hour limit, completed. */
+  seedUploads(input: SeedUploadsInput): number[];
+  /** Sets the account's remaining credit. */
+  setCredits(remaining: number, apiKey?: string): AccountSnapshot;
+  /** After `after` more accepted uploads of the account, another client takes `slots` uploads and `credits` credit at once. */
+  takeAfterUploads(input: TakeAfterInput): void;
   setReviewedData(scanId: number, reviewedData: Record<string, unknown> | null): void;
   /**
    * Creates scans (as `seedScans` does) while a listing is read: when the GET /scans request
@@ -163,6 +170,17 @@ export function createControl(core: SandboxCore): SandboxControl {
         control.seedScans(scans);
       });
     },
+    seedUploads: (input) => {
+      const account = accountFor(input.apiKey);
+      const templateId = input.template_id ?? store.activeTemplates(account.id)[0]?.id;
+      if (templateId === undefined) throw new Error('The account has no active template');
+      return core.competition.seedUploads(account, templateId, input.count, input.oldest_age_ms, input.newest_age_ms);
+    },
+    setCredits: (remaining, apiKey) => {
+      core.competition.setCredits(accountFor(apiKey), remaining);
+      return control.account(apiKey);
+    },
+    takeAfterUploads: (input) => core.competition.takeAfter(accountFor(input.apiKey), input),
 
     setReviewedData: (scanId, reviewedData) => {
       const scan = scanOrThrow(scanId);

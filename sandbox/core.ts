@@ -1,5 +1,6 @@
 /** Wires the sandbox's parts together and owns reset/shutdown. Shared by routes, control and server. */
 import { VirtualClock } from './clock';
+import { Competition } from './competition';
 import { Deliverer } from './deliveries';
 import { Faults } from './faults';
 import { mergeLiveOptions, mergeOptions, ResolvedOptions } from './options';
@@ -12,6 +13,8 @@ export class SandboxCore {
   readonly clock = new VirtualClock();
   readonly store = new Store(this.clock);
   readonly faults = new Faults();
+  /** Other clients of an account: their recent uploads, and slots or credit they take mid-batch. */
+  readonly competition = new Competition(this.store, this.clock);
   /** Processing steps (cancelled by reset and shutdown). */
   readonly processingTimers = new Scheduler();
   /** Per-request waits such as latency faults (cancelled by shutdown only). */
@@ -53,6 +56,7 @@ export class SandboxCore {
     this.clock.reset();
     this.faults.clear();
     this.listingHooks = [];
+    this.competition.reset();
     this.requestLog = [];
     this.store.clear();
     this.seed();

@@ -157,6 +157,7 @@ const uploadScan: Handler = async (ctx) => {
     plannedOutcome: core.processor.planOutcome(file.filename),
   });
   core.processor.start(scan);
+  core.competition.afterUpload(account);
   return ok(201, wrapOne(core.options.envelope, presentCreatedScan(scan)));
 };
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { exampleFiles, exampleId, importWorkflow, localExample, n8nSync } from '../n8n-local.mjs';
 import { SAMPLE_INVOICES } from '../sample-invoices.mjs';
 import { fetchOnceMore, n8nRest, nodeItems, parseRunOutput, sandboxApi, setWorkflowActive, settle, unwrap, waitFor } from './support.mjs';
+import { hourlyBatch } from './hourly-batch.mjs';
 import { checkWebhookAnswers } from './webhook-answers.mjs';
 
 /** Runs a stored workflow with `n8n execute --rawOutput`; returns { run, error, detail }. */
@@ -267,6 +268,7 @@ async function scanEventsPolling(ctx) {
 export const EXAMPLE_CHECKS = {
 	'daily-credit-check.json': { phase: 'cli', run: dailyCreditCheck },
 	'invoice-line-items-to-erp.json': { phase: 'cli', run: async (ctx) => await invoiceRerun(ctx, await invoiceLineItems(ctx)) },
+	'hourly-batch-from-folder.json': { phase: 'cli', run: hourlyBatch },
 	'scan-events.json': { phase: 'server', prepare: activateScanEvents, run: scanEvents },
 	'scan-events-polling.json': { phase: 'server', run: scanEventsPolling },
 };

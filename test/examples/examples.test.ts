@@ -154,6 +154,20 @@ describe('the examples run against the sandbox', () => {
 		);
 	});
 
+	test('hourly-batch-from-folder: over the hourly limit, the documents that fit get scans, the others "not uploaded" items without an id', async () => {
+		const node = exampleNode('hourly-batch-from-folder.json');
+		expect(node.onError).toBe('continueRegularOutput');
+		sandbox.control.reset();
+		sandbox.control.seedUploads({ count: 198 });
+		const pdf = (n: number) => binaryItem(Buffer.from(`%PDF-1.7\n% hourly batch ${n}\n%%EOF\n`), `inbox-${n}.pdf`, 'application/pdf');
+		const { output, error } = await runNode({ parameters: node.parameters, items: [0, 1, 2, 3].map(pdf), env: env(), continueOnFail: true });
+		expect(error).toBeUndefined();
+		// The IF node "Not uploaded?" tests `$json.id === undefined`.
+		expect(output.map((item) => (item.json.id === undefined ? 'deferred' : 'scan'))).toEqual(['scan', 'scan', 'deferred', 'deferred']);
+		expect(output.slice(2).every((item) => item.json.notUploaded === true && typeof item.json.retryAfter === 'string')).toBe(true);
+		sandbox.control.reset();
+	});
+
 	test('daily-credit-check: the balance item the IF node reads', async () => {
 		const { output } = await runNode({ parameters: exampleNode('daily-credit-check.json').parameters, env: env() });
 		expect(output).toHaveLength(1);

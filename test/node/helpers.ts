@@ -134,3 +134,16 @@ export async function callListSearch(
 	if (!search) throw new Error(`No listSearch method ${method}`);
 	return await search.call(ctx, filter);
 }
+
+/**
+ * A request log without the upload's limit check: the GET /account and the hour's GET /scans
+ * (no template filter) sent before the first upload of a batch of two or more.
+ */
+export function withoutLimitCheck<T extends { method: string; path: string; query?: Record<string, string> }>(log: T[]): T[] {
+	const first = log.findIndex((entry) => entry.method === 'POST');
+	const check = (entry: T, index: number) =>
+		(first < 0 || index < first) &&
+		entry.method === 'GET' &&
+		(entry.path === '/account' || (entry.path === '/scans' && entry.query?.template_id === undefined));
+	return log.filter((entry, index) => !check(entry, index));
+}

@@ -228,7 +228,7 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 		expect(b.id).toBe(a.id);
 		expect(pairedOf(result)).toEqual([0, 1]);
 		expect(credits()).toBe(1);
-		expect(requestLog()).toEqual(['POST /scans 201', 'POST /scans 409']);
+		expect(requestLog()).toEqual(['GET /account 200', 'GET /scans 200', 'POST /scans 201', 'POST /scans 409']);
 	});
 
 	test('the same file twice without "Return Existing Scan": the second item\'s 409 names the first item\'s scan', async () => {

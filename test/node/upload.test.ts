@@ -255,6 +255,9 @@ describe('API errors of the upload', () => {
 			error: 'Rate limit reached: more than 200 scans in the last hour (item 1)',
 			description: expect.stringMatching(/rolling hour/),
 			httpCode: '429',
+			notUploaded: true,
+			reason: 'hourlyLimit',
+			retryAfter: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
 		});
 		expect(pairedOf(result)).toEqual([0, 1]);
 		expect(sb.get().control.requests().filter((r) => r.method === 'POST')).toHaveLength(2);

@@ -13,6 +13,13 @@ export interface PhasedOperation {
 	) => Promise<INodeExecutionData[] | Deferred>;
 	/** Local checks of one item (no request, no credit): all items pass them before any request. */
 	validate?: (this: IExecuteFunctions, itemIndex: number, scope: ExecutionScope) => Promise<void>;
+	/**
+	 * After the local checks, before the first request: may hold items back (their errors, by
+	 * item) or fail the whole batch by throwing.
+	 */
+	beforeRequests?: (this: IExecuteFunctions, ready: number[], scope: ExecutionScope) => Promise<Map<number, Error>>;
+	/** Turns the error that stops phase 2 (without Continue On Fail) into the node's error. */
+	onStop?: (this: IExecuteFunctions, error: unknown, scope: ExecutionScope) => Promise<unknown>;
 }
 
 /**
@@ -58,13 +65,18 @@ export async function runPhases(
 			}
 		}
 
+		// Limits known before the first request (held items fail here, in item order).
+		const held = (await operation.beforeRequests?.call(this, ready, scope)) ?? new Map<number, Error>();
+		for (const [itemIndex, error] of held) fail(error, itemIndex);
+		const send = ready.filter((itemIndex) => !held.has(itemIndex));
+
 		// 2. Requests, bounded.
 		const waiting: Array<[number, Promise<INodeExecutionData[]>]> = [];
 		await mapWithConcurrency(
-			ready.length,
+			send.length,
 			concurrency,
 			async (position) => {
-				const itemIndex = ready[position];
+				const itemIndex = send[position];
 				try {
 					const result = await operation.execute.call(this, itemIndex, scope);
 					if (isDeferred(result)) {
@@ -79,7 +91,9 @@ export async function runPhases(
 				}
 			},
 			!continueOnFail,
-		);
+		).catch(async (error: unknown) => {
+			throw (await operation.onStop?.call(this, error, scope)) ?? error;
+		});
 
 		// 3. Waiting.
 		await Promise.all(

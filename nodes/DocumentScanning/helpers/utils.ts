@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { UploadGate } from './budget/gate';
 import type { ScanPoller } from './poller/ScanPoller';
 import type { ScanListings } from './upload/scanListing';
 
@@ -17,6 +18,8 @@ export interface ExecutionScope {
 	scanListings: ScanListings;
 	/** The one poller every scan waited for in this execution joins. */
 	poller: ScanPoller;
+	/** Uploads only: closes after a limit was hit; keeps the scans the execution got. */
+	uploadGate?: UploadGate;
 }
 
 /**
@@ -78,6 +81,12 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 		if (error.description) json.description = error.description;
 	}
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	// An upload the node did not send (a limit): why, and from when a retry can succeed.
+	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.notUploaded === true) {
+		json.notUploaded = true;
+		json.reason = error.context.reason as string;
+		json.retryAfter = (error.context.retryAfter as string | null) ?? null;
+	}
 	// A scan that failed or did not finish in time: keep its ID so the workflow can follow it up.
 	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.scanId !== undefined) {
 		json.scan_id = error.context.scanId as number;

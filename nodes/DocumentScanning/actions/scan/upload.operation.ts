@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ScanOutputMode } from '../../helpers/scanOutput';
 import { shapeScan } from '../../helpers/scanOutput';
 import { checkUploadFile, readUploadFile } from '../../helpers/binary';
+import { checkBudget, SERVICE_HOURLY_LIMIT } from '../../helpers/budget';
 import { sendUpload } from '../../helpers/upload';
 import { positiveId } from '../../helpers/params';
 import type { Deferred, ExecutionScope } from '../../helpers/utils';
@@ -52,6 +53,15 @@ const properties: INodeProperties[] = [
 			description: 'What to do when the service says this file was already uploaded with this template',
 		},
 		{
+			displayName: 'Hourly Upload Limit',
+			name: 'hourlyLimit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: SERVICE_HOURLY_LIMIT,
+			description:
+				'Uploads per rolling hour this node may fill, counting every upload of the account (other clients too). The service allows 200; a lower value leaves room for other clients. Before the first upload the node checks this and the credit: a batch that does not fit fails before any upload, or with Continue On Fail the documents that fit go and the others get a "not uploaded" item with "retryAfter".',
+		},
+		{
 			...outputOption,
 			displayOptions: { show: { '/waitForCompletion': [true] } },
 		},
@@ -81,6 +91,23 @@ export async function validate(this: IExecuteFunctions, itemIndex: number): Prom
 	await checkUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
 }
 
+/** Before the first upload: the credit and hourly uploads left decide which items go. */
+export async function beforeRequests(
+	this: IExecuteFunctions,
+	ready: number[],
+	scope: ExecutionScope,
+): Promise<Map<number, Error>> {
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const hourlyLimit = Math.max(1, Math.floor(Number(options.hourlyLimit ?? SERVICE_HOURLY_LIMIT)) || SERVICE_HOURLY_LIMIT);
+	scope.uploadGate = await checkBudget.call(this, ready, hourlyLimit);
+	return new Map();
+}
+
+/** A limit hit during the uploads: the node's error names the scans the execution got. */
+export async function onStop(this: IExecuteFunctions, error: unknown, scope: ExecutionScope): Promise<unknown> {
+	return (await scope.uploadGate?.stopError(this, error)) ?? error;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -90,14 +117,26 @@ export async function execute(
 	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const file = await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
-	const scan = await sendUpload.call(this, {
-		templateId,
-		file,
-		itemIndex,
-		returnExisting: options.onDuplicate === 'returnExisting',
-		scope,
-	});
+	const gate = scope.uploadGate;
+	await gate?.enter(this, itemIndex);
+	let fileName: string | undefined;
+	let scan: IDataObject;
+	try {
+		const file = await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
+		fileName = file.fileName;
+		scan = await sendUpload.call(this, {
+			templateId,
+			file,
+			itemIndex,
+			returnExisting: options.onDuplicate === 'returnExisting',
+			scope,
+		});
+	} catch (error) {
+		// Without a file name nothing was sent.
+		gate?.settle(itemIndex, fileName ?? '', { error, sent: fileName !== undefined });
+		throw (await gate?.onFailure(this, itemIndex, error)) ?? error;
+	}
+	gate?.settle(itemIndex, fileName ?? '', { scan });
 	if (!wait) return toItems([scan], itemIndex);
 
 	const scanId = Number(scan.id);

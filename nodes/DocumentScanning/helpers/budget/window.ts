@@ -1,0 +1,85 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ApiContext } from '../../transport';
+import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
+
+/** The service's rolling window (spec: scans per rolling hour). */
+export const HOUR_MS = 60 * 60 * 1000;
+
+/** The uploads of the account in the rolling hour, on the service's clock. */
+export interface HourWindow {
+	/** The service's time when the listing was read (its `Date` header; the local clock without one). */
+	serverNow: number;
+	/** Creation times (service clock, epoch ms) of the scans created in the last hour, oldest first. */
+	times: number[];
+	/** Listing requests this count took. */
+	pages: number;
+}
+
+/** The service's clock from an answer's `Date` header, or undefined. */
+export function serverTimeOf(headers: IDataObject | undefined): number | undefined {
+	const raw = headers?.date ?? headers?.Date;
+	const value = typeof raw === 'string' ? Date.parse(raw) : NaN;
+	return Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * Pure part of the count: the scans of one page that lie in the hour before `serverNow`.
+ * A scan without a readable `created_at` counts as created now (it may be recent, and the
+ * node must not overestimate what is left). Returns whether every scan of the page is older.
+ */
+export function inWindow(scans: IDataObject[], serverNow: number): { times: number[]; allOlder: boolean } {
+	const cutoff = serverNow - HOUR_MS;
+	const times: number[] = [];
+	let allOlder = scans.length > 0;
+	for (const scan of scans) {
+		const created = typeof scan.created_at === 'string' ? Date.parse(scan.created_at) : NaN;
+		const at = Number.isFinite(created) ? created : serverNow;
+		if (at > cutoff) {
+			times.push(Math.min(at, serverNow));
+			allOlder = false;
+		}
+	}
+	return { times, allOlder };
+}
+
+/**
+ * Counts the account's uploads of the last rolling hour from GET /scans (all templates,
+ * newest first), on the service's clock (`Date` header of page 1). Pages are read until a
+ * page holds only older scans (one page past the first older scan, so a listing whose
+ * order is slightly off is still counted), or the listing ends. A listing that still holds
+ * recent scans after three times the limit is an error, not a guess.
+ */
+export async function readHourWindow(this: ApiContext, hourlyLimit: number): Promise<HourWindow> {
+	// Far more pages than a full hour can fill: 3x the limit, plus the page past the hour.
+	const maxPages = Math.ceil((3 * hourlyLimit) / PAGE_SIZE) + 2;
+	const seen = new Set<unknown>();
+	const times: number[] = [];
+	let serverNow = Date.now();
+	for (let pageNumber = 1; ; pageNumber++) {
+		if (pageNumber > maxPages) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The scans listing shows more than ${times.length} scans created in the last hour; the node could not count the account's hourly uploads`,
+				{
+					description: `The hourly limit is ${hourlyLimit} uploads per rolling hour. So many recent scans mean the listing's creation times or the service's clock (its Date header) are off; no document was uploaded. Check with Scan → Get Many.`,
+				},
+			);
+		}
+		const response = await apiRequestFull.call(this, { method: 'GET', path: '/scans', qs: { page: pageNumber } });
+		if (pageNumber === 1) serverNow = serverTimeOf(response.headers) ?? serverNow;
+		const page = unwrapList(response.body);
+		const fresh = page.items.filter((scan) => {
+			if (seen.has(scan.id)) return false;
+			seen.add(scan.id);
+			return true;
+		});
+		const found = inWindow(fresh, serverNow);
+		times.push(...found.times);
+		const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
+		if (found.allOlder || fresh.length === 0 || page.items.length < pageSize || isLastPage(page, pageNumber)) {
+			return { serverNow, times: times.sort((a, b) => a - b), pages: pageNumber };
+		}
+	}
+}

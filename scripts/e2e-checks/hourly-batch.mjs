@@ -1,0 +1,99 @@
+// The example "Hourly batch" (examples/hourly-batch-from-folder.json) over the hourly limit, in real n8n:
+// run 1 with 3 of 200 hourly uploads left uploads 3 of 6 inbox PDFs and defers 3 ("not uploaded",
+// retryAfter); once the other client's uploads have left the hour, run 2 (the next hourly run)
+// uploads the 3 deferred ones, the 3 others come back as existing scans at no credit, and only the
+// 3 new scans reach "Process the scan". The Schedule Trigger is replaced by a Manual Trigger of the
+// same name (`n8n execute` starts only from one); every other node is the example's own.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { exampleId, importWorkflow, localExample, n8nSync } from '../n8n-local.mjs';
+import { invoicePdf } from '../sample-invoices.mjs';
+import { fetchOnceMore, nodeItems, parseRunOutput, sandboxApi, settle, unwrap, waitFor } from './support.mjs';
+
+const HOUR = 3_600_000;
+const DOCUMENTS = 6;
+const LEFT = 3;
+
+/** Uploads of the account in the last hour, from the scans listing (newest first). */
+async function uploadsThisHour(api) {
+	let count = 0;
+	for (let page = 1; page < 100; page++) {
+		const items = unwrap((await api(`/scans?page=${page}`)).body) ?? [];
+		const recent = items.filter((s) => Date.parse(s.created_at) > Date.now() - HOUR);
+		count += recent.length;
+		if (items.length < 25 || recent.length === 0) return count;
+	}
+	return count;
+}
+
+async function execute(ctx, id) {
+	const r = n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env: ctx.env, timeoutMs: 180_000 });
+	await settle();
+	let run;
+	try {
+		run = parseRunOutput(r.stdout);
+	} catch {
+		ctx.log(`n8n execute --id=${id}: exit ${r.status}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+	}
+	return { run, ok: r.status === 0 && run !== undefined && !run?.data?.resultData?.error, detail: `exit ${r.status}` };
+}
+
+export async function hourlyBatch(ctx) {
+	const file = 'hourly-batch-from-folder.json';
+	const example = localExample(file);
+	const workflow = {
+		...example,
+		id: `${exampleId(file).slice(0, 12)}Cli1`,
+		name: `${example.name} (e2e, manual start)`,
+		nodes: example.nodes.map((n) =>
+			n.type === 'n8n-nodes-base.scheduleTrigger' ? { ...n, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} } : n,
+		),
+	};
+	importWorkflow(workflow, { env: ctx.env });
+	await settle();
+
+	const inbox = path.join(ctx.filesDir, 'inbox');
+	rmSync(inbox, { recursive: true, force: true });
+	mkdirSync(inbox, { recursive: true });
+	const stamp = `${process.pid}-${Date.now()}`;
+	const names = Array.from({ length: DOCUMENTS }, (_, i) => `batch-${i}.pdf`);
+	names.forEach((name, i) => writeFileSync(path.join(inbox, name), invoicePdf([`Hourly batch ${stamp}`, `Document ${i}`])));
+
+	// Another client of the account used all but LEFT of the hour's 200 uploads, 57-58 minutes ago.
+	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
+	const origin = new URL(ctx.sandboxBaseUrl).origin;
+	const fill = 200 - LEFT - (await uploadsThisHour(api));
+	const seeded = await fetchOnceMore(`${origin}/__sandbox/uploads`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ count: fill, oldest_age_ms: 58 * 60_000, newest_age_ms: 57 * 60_000 }),
+	});
+	if (!ctx.check('hourly batch: the sandbox seeds another client\'s uploads of the hour', seeded.status === 201, `${fill} uploads, HTTP ${seeded.status}`)) return;
+
+	const first = await execute(ctx, workflow.id);
+	const out1 = nodeItems(first.run, 'Upload within the hourly budget');
+	const processed1 = nodeItems(first.run, 'Process the scan (replace me)');
+	const deferred = out1.filter((o) => o.notUploaded === true && typeof o.retryAfter === 'string' && o.id === undefined);
+	ctx.check(
+		`example "${example.name}" over the hourly limit: ${LEFT} of ${DOCUMENTS} uploaded, the others "not uploaded" with retryAfter`,
+		first.ok && out1.length === DOCUMENTS && out1.filter((o) => o.id !== undefined).length === LEFT && deferred.length === DOCUMENTS - LEFT && processed1.length === LEFT,
+		`${first.detail}; ${out1.length} item(s), ${deferred.length} deferred (retryAfter ${deferred[0]?.retryAfter}), ${processed1.length} processed`,
+	);
+
+	// The next hourly run, once the other client's uploads have left the rolling hour.
+	const room = await waitFor(async () => (await uploadsThisHour(api)) <= 200 - DOCUMENTS, { timeoutMs: 300_000, intervalMs: 5_000 });
+	if (!ctx.check('hourly batch: the other client\'s uploads leave the rolling hour', Boolean(room), `${await uploadsThisHour(api)} uploads in the hour`)) return;
+	const second = await execute(ctx, workflow.id);
+	const out2 = nodeItems(second.run, 'Upload within the hourly budget');
+	const processed2 = nodeItems(second.run, 'Process the scan (replace me)');
+	const all = new Set([...processed1, ...processed2].map((o) => o.filename));
+	ctx.check(
+		`example "${example.name}", next run: the deferred documents are uploaded, the others come back as existing scans, each scan processed once`,
+		second.ok &&
+			out2.length === DOCUMENTS &&
+			out2.every((o) => o.id !== undefined && !o.error) &&
+			processed2.length === DOCUMENTS - LEFT &&
+			names.every((name) => all.has(name)),
+		`${second.detail}; ${out2.filter((o) => o.id !== undefined).length} scan(s), ${processed2.length} processed (${processed2.map((o) => o.filename).join(', ')})`,
+	);
+}
