@@ -12,6 +12,7 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { pauseWithin } from '../helpers/pause';
+import type { StreamBody } from '../helpers/upload/multipartBody';
 import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
 
 /**
@@ -39,8 +40,11 @@ export interface ApiRequest {
 	/** Path relative to the base URL, starting with a slash, e.g. `/scans/12`. */
 	path: string;
 	qs?: IDataObject;
-	/** JSON object, or a `FormData` for the multipart upload. */
-	body?: IDataObject | FormData;
+	/**
+	 * JSON object, a `FormData`, or a `StreamBody` (the multipart upload, streamed): a stream
+	 * body is opened afresh for every attempt, so a retried request sends the same bytes.
+	 */
+	body?: IDataObject | FormData | StreamBody;
 	/** Item the request is made for; named in errors. */
 	itemIndex?: number;
 	/** Retry on 5xx / network errors. Defaults to true for GET only. */
@@ -84,7 +88,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		qs: request.qs,
 		body: request.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json' },
-		json: !(request.body instanceof FormData),
+		json: !(request.body instanceof FormData) && !isStreamBody(request.body),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
@@ -102,7 +106,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
-				{ ...options, headers: { ...options.headers } },
+				await withBody({ ...options, headers: { ...options.headers } }, request.body),
 			)) as ApiResponse;
 		} catch (error) {
 			if (retry && attempt < RETRY_DELAYS_MS.length && isTransientNetworkError(error)) {
@@ -127,6 +131,18 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 		throw apiError(this, response, request);
 	}
+}
+
+function isStreamBody(body: unknown): body is StreamBody {
+	return typeof body === 'object' && body !== null && typeof (body as StreamBody).open === 'function';
+}
+
+/** Opens a stream body for one attempt: the stream, its Content-Type and Content-Length. */
+async function withBody(options: IHttpRequestOptions, body: ApiRequest['body']): Promise<IHttpRequestOptions> {
+	if (!isStreamBody(body)) return options;
+	const headers: IDataObject = { ...options.headers, 'Content-Type': body.contentType };
+	if (body.contentLength !== undefined) headers['Content-Length'] = String(body.contentLength);
+	return { ...options, headers, body: (await body.open()) as unknown as IHttpRequestOptions['body'] };
 }
 
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */

@@ -8,6 +8,7 @@ import type { ExecutionScope } from '../utils';
 import { findCandidates } from './candidates';
 import type { FileRef, SearchReason } from './errors';
 import { ambiguousScanError, existingScanNotFoundError, unknownOutcomeError } from './errors';
+import { multipartBody } from './multipartBody';
 
 /** Attempts of one upload when the service's answer does not arrive (the first one included). */
 export const UPLOAD_ATTEMPTS = 3;
@@ -58,14 +59,17 @@ export async function sendUpload(this: IExecuteFunctions, request: UploadRequest
 	}
 }
 
+/** One POST /scans; the multipart body streams the file and is opened afresh per attempt. */
 async function post(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
-	const form = new FormData();
-	form.append('template_id', String(request.templateId));
-	form.append('file', request.file.blob, request.file.fileName);
+	const { file } = request;
+	const body = multipartBody(
+		{ template_id: String(request.templateId) },
+		{ field: 'file', fileName: file.fileName, mimeType: file.mimeType, size: file.size, open: file.open },
+	);
 	return await apiRequest.call(this, {
 		method: 'POST',
 		path: '/scans',
-		body: form,
+		body,
 		itemIndex: request.itemIndex,
 		retry: false,
 		timeout: UPLOAD_TIMEOUT_MS,
