@@ -1,7 +1,9 @@
 /**
  * Benchmarks of the action node against the sandbox, which runs in a separate process so
  * that the memory figures are the node's own. Every figure is a ratio measured in this run,
- * side by side; nothing is asserted (goals are read from the output). Writes bench/results.json.
+ * side by side; nothing is asserted (goals are read from the output). Writes the ignored
+ * .bench/results.json; n8n's user folder is a temporary folder (bench/user-folder.ts), so a run
+ * writes nothing into HOME and leaves `git status` clean.
  *
  *   npm run build && npm run bench
  *   npm run bench -- --batches 1,24,100 --processing-ms 3000 --latency-ms 50 --no-real-n8n
@@ -13,6 +15,9 @@
  * - Return All over 1,000 scans against pages × latency;
  * - upload memory: copies of a file held per file in flight.
  */
+// First: points n8n's user folder away from HOME before n8n-core loads.
+import { benchOutFile } from './user-folder';
+
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -229,8 +234,8 @@ async function main() {
 	} finally {
 		sandbox.stop();
 	}
-	writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-	console.log(`written: bench/results.json (${round(process.uptime(), 1)} s)`);
+	writeFileSync(benchOutFile('results.json'), JSON.stringify(results, null, 2) + '\n');
+	console.log(`written: .bench/results.json (${round(process.uptime(), 1)} s)`);
 }
 
 main().then(
