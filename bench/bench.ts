@@ -42,7 +42,9 @@ const { values } = parseArgs({
 		concurrency: { type: 'string', default: '5' },
 		envelopes: { type: 'string', default: 'data,bare' },
 		'no-real-n8n': { type: 'boolean', default: false },
-		'real-n8n-uploads': { type: 'string', default: '24' },
+		'real-n8n-uploads': { type: 'string', default: '200' },
+		'mem-files': { type: 'string', default: '50' },
+		'mem-mb': { type: 'string', default: '15' },
 	},
 });
 const uploadBytes = Math.floor(Number(values['upload-mb']) * 1024 * 1024);
@@ -203,11 +205,14 @@ async function main() {
 			results.realN8n = { skipped: '--no-real-n8n' };
 		} else {
 			const uploads = Number(values['real-n8n-uploads']);
-			const scenarios = envelopes.flatMap((envelope) => [
+			const scenarios: object[] = envelopes.flatMap((envelope) => [
 				...(['node', 'diy'] as const).map((kind) => ({ kind, envelope, uploads, processingMs, latencyMs, concurrency })),
 				{ kind: 'returnAll', envelope, scans: scanCount, latencyMs },
 				{ kind: 'timeout', envelope, waitTimeoutS: 1, latencyMs },
 			]);
+			// Peak memory in filesystem binary mode: the node next to the HTTP Request node.
+			const memory = { envelope: envelopes[0], files: Number(values['mem-files']), fileMb: Number(values['mem-mb']), concurrency, latencyMs };
+			if (memory.files > 0) scenarios.push({ kind: 'memNode', ...memory }, { kind: 'memHttp', ...memory });
 			const real = (await realN8n(sandbox, scenarios)) as { skipped?: string; error?: string; results?: Array<Record<string, unknown>> };
 			results.realN8n = real;
 			if (real.skipped) console.log(`real n8n: skipped: ${real.skipped}`);
@@ -216,6 +221,15 @@ async function main() {
 				if (r.kind === 'returnAll') {
 					console.log(
 						`real n8n Return All ${r.scans} scans (${r.pages} pages), ${String(r.envelope).padEnd(4)}: ${r.wallMs} ms = ${r.ratio}x pages x latency (${r.sequentialMs} ms); output ${r.correct ? 'complete, newest first, no duplicates' : 'WRONG'}`,
+					);
+					continue;
+				}
+				if (r.kind === 'memNode' || r.kind === 'memHttp') {
+					const http = (real.results ?? []).find((o) => o.kind === 'memHttp');
+					const ratio = r.kind === 'memNode' && http ? ` = ${round(Number(r.peakRssMb) / Number(http.peakRssMb))}x the HTTP Request node` : '';
+					console.log(
+						`real n8n peak memory (filesystem binary mode), ${r.kind === 'memNode' ? 'node        ' : 'HTTP Request'} ${r.files} files of ${r.fileMb} MB at concurrency ${r.concurrency}: ` +
+							`peak RSS ${r.peakRssMb} MB${ratio}; ${r.uploaded}/${r.files} uploaded in ${r.wallMs} ms`,
 					);
 					continue;
 				}
