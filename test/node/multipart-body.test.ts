@@ -17,9 +17,10 @@ import { parseMultipart } from '../../sandbox/multipart';
 
 const RUNS = { seed: 16_04, numRuns: 60 };
 
-async function bytesOf(stream: Readable): Promise<Buffer> {
+/** Reads a body the way axios reads a Blob: `stream()`, chunk by chunk. */
+async function bytesOf(blob: { stream(): AsyncIterable<Buffer> }): Promise<Buffer> {
 	const chunks: Buffer[] = [];
-	for await (const chunk of stream) chunks.push(chunk as Buffer);
+	for await (const chunk of blob.stream()) chunks.push(chunk);
 	return Buffer.concat(chunks);
 }
 
@@ -100,6 +101,9 @@ test('the file is opened only when the body is read, and an in-memory Buffer is 
 	const bytes = Buffer.from('%PDF-1.4 in memory');
 	const body = multipartBody({}, { field: 'file', fileName: 'm.pdf', mimeType: 'application/pdf', size: bytes.length, open: async () => (opens++, bytes) });
 	const stream = await body.open();
+	// axios (n8n's HTTP client) sends an object tagged Blob by reading its stream().
+	expect(Object.prototype.toString.call(stream)).toBe('[object Blob]');
+	expect([stream.type, stream.size]).toEqual([body.contentType, body.contentLength]);
 	expect(opens).toBe(0);
 	const sent = await bytesOf(stream);
 	expect(opens).toBe(1);

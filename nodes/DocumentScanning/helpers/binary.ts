@@ -1,9 +1,9 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { Readable } from 'stream';
 
 import { binaryEntryProblem, MALFORMED_ENTRY_HELP } from './binaryEntry';
 import type { StreamDigest } from './upload/fileDigest';
+import type { ByteSource } from './upload/multipartBody';
 import { digestBuffer, digestStream, headOfStream } from './upload/fileDigest';
 
 /** Upload limit of POST /scans: 20 MB (20 × 1024 × 1024 bytes, inclusive). */
@@ -32,7 +32,7 @@ export interface UploadFile {
 	 * The bytes to send, opened afresh for every attempt: a stream from n8n's binary store
 	 * (filesystem, S3, database modes), or the one in-memory copy (in-memory mode).
 	 */
-	open(): Promise<Readable | Buffer>;
+	open(): Promise<ByteSource | Buffer>;
 }
 
 /** What was read of the bytes: the head always, the digest when the whole file was read. */
@@ -40,7 +40,7 @@ interface Content {
 	head: Buffer;
 	size: number;
 	digest?: StreamDigest;
-	open(): Promise<Readable | Buffer>;
+	open(): Promise<ByteSource | Buffer>;
 }
 
 function kindFromMagic(head: Uint8Array): FileKind | undefined {

@@ -141,7 +141,7 @@ function isStreamBody(body: unknown): body is StreamBody {
 async function withBody(options: IHttpRequestOptions, body: ApiRequest['body']): Promise<IHttpRequestOptions> {
 	if (!isStreamBody(body)) return options;
 	const headers: IDataObject = { ...options.headers, 'Content-Type': body.contentType };
-	if (body.contentLength !== undefined) headers['Content-Length'] = String(body.contentLength);
+	headers['Content-Length'] = String(body.contentLength);
 	return { ...options, headers, body: (await body.open()) as unknown as IHttpRequestOptions['body'] };
 }
 

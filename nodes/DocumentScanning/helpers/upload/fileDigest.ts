@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
-import type { Readable } from 'stream';
+
+import type { ByteSource } from './multipartBody';
 
 /** Bytes read to recognise the file type (magic bytes). */
 export const HEAD_BYTES = 8;
@@ -13,7 +14,7 @@ export interface StreamDigest {
 }
 
 /** SHA-256, size and head of a stream, read chunk by chunk: the file is never held whole. */
-export async function digestStream(stream: Readable): Promise<StreamDigest> {
+export async function digestStream(stream: ByteSource): Promise<StreamDigest> {
 	const hash = createHash('sha256');
 	let size = 0;
 	let head = Buffer.alloc(0);
@@ -25,13 +26,13 @@ export async function digestStream(stream: Readable): Promise<StreamDigest> {
 			if (head.length < HEAD_BYTES) head = Buffer.concat([head, bytes.subarray(0, HEAD_BYTES - head.length)]);
 		}
 	} finally {
-		stream.destroy();
+		stream.destroy?.();
 	}
 	return { sha256: hash.digest('hex'), size, head };
 }
 
 /** The first `HEAD_BYTES` bytes of a stream; the rest is not read. */
-export async function headOfStream(stream: Readable): Promise<Buffer> {
+export async function headOfStream(stream: ByteSource): Promise<Buffer> {
 	let head = Buffer.alloc(0);
 	try {
 		for await (const chunk of stream) {
@@ -40,7 +41,7 @@ export async function headOfStream(stream: Readable): Promise<Buffer> {
 			if (head.length >= HEAD_BYTES) break;
 		}
 	} finally {
-		stream.destroy();
+		stream.destroy?.();
 	}
 	return head;
 }

@@ -1,5 +1,21 @@
 import { randomBytes } from 'crypto';
-import { Readable } from 'stream';
+
+/** A readable source of bytes: a stream from n8n's binary store (Node's `Readable`). */
+export interface ByteSource extends AsyncIterable<unknown> {
+	destroy?(): unknown;
+}
+
+/**
+ * The body as n8n's HTTP client (axios) takes a Blob: it sends `stream()` chunk by chunk and
+ * sets Content-Type and Content-Length from `type` and `size`. Nothing is held in memory.
+ * (A Node `Readable` would do as well, but the package may import no module but `crypto`.)
+ */
+export interface StreamedBlob {
+	readonly [Symbol.toStringTag]: 'Blob';
+	readonly type: string;
+	readonly size: number;
+	stream(): AsyncGenerator<Buffer>;
+}
 
 /**
  * A request body that is produced as a stream and can be produced again: each `open()` gives
@@ -7,9 +23,9 @@ import { Readable } from 'stream';
  */
 export interface StreamBody {
 	contentType: string;
-	/** Exact byte length when known; the request then carries a Content-Length. */
-	contentLength?: number;
-	open(): Promise<Readable>;
+	/** Exact byte length; the request carries it as Content-Length. */
+	contentLength: number;
+	open(): Promise<StreamedBlob>;
 }
 
 export interface MultipartFile {
@@ -20,7 +36,7 @@ export interface MultipartFile {
 	/** Exact size of the file in bytes. */
 	size: number;
 	/** A fresh stream of the file's bytes, or the bytes themselves (in-memory binary mode). */
-	open(): Promise<Readable | Buffer>;
+	open(): Promise<ByteSource | Buffer>;
 }
 
 /** Field names and file names as a browser's FormData writes them (WHATWG: %22, %0A, %0D). */
@@ -50,11 +66,18 @@ export function multipartBody(fields: Record<string, string>, file: MultipartFil
 	);
 	const preamble = Buffer.from(parts.join(''), 'utf8');
 	const trailer = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+	const contentType = `multipart/form-data; boundary=${boundary}`;
+	const contentLength = preamble.length + file.size + trailer.length;
 	return {
-		contentType: `multipart/form-data; boundary=${boundary}`,
-		contentLength: preamble.length + file.size + trailer.length,
+		contentType,
+		contentLength,
 		// The file is opened when the body is first read, and closed when it ends or fails.
-		open: async () => Readable.from(chunks(preamble, file, trailer), { objectMode: false }),
+		open: async () => ({
+			[Symbol.toStringTag]: 'Blob' as const,
+			type: contentType,
+			size: contentLength,
+			stream: () => chunks(preamble, file, trailer),
+		}),
 	};
 }
 
@@ -76,7 +99,7 @@ async function* chunks(preamble: Buffer, file: MultipartFile, trailer: Buffer): 
 				yield bytes;
 			}
 		} finally {
-			content.destroy();
+			content.destroy?.();
 		}
 	}
 	if (sent !== size) throw new Error(`the file changed while it was uploaded (${sent} bytes instead of ${size})`);
