@@ -13,6 +13,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { pauseWithin } from '../helpers/pause';
 import type { StreamBody } from '../helpers/upload/multipartBody';
+import { isStreamBody, withBody } from './streamBody';
 import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
 
 /**
@@ -131,18 +132,6 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 		throw apiError(this, response, request);
 	}
-}
-
-function isStreamBody(body: unknown): body is StreamBody {
-	return typeof body === 'object' && body !== null && typeof (body as StreamBody).open === 'function';
-}
-
-/** Opens a stream body for one attempt: the stream, its Content-Type and Content-Length. */
-async function withBody(options: IHttpRequestOptions, body: ApiRequest['body']): Promise<IHttpRequestOptions> {
-	if (!isStreamBody(body)) return options;
-	const headers: IDataObject = { ...options.headers, 'Content-Type': body.contentType };
-	headers['Content-Length'] = String(body.contentLength);
-	return { ...options, headers, body: (await body.open()) as unknown as IHttpRequestOptions['body'] };
 }
 
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */
