@@ -1,7 +1,9 @@
 /**
  * Benchmarks of the action node against the sandbox, which runs in a separate process so
  * that the memory figures are the node's own. Every figure is a ratio measured in this run,
- * side by side; nothing is asserted (goals are read from the output). Writes bench/results.json.
+ * side by side; nothing is asserted (goals are read from the output). Writes the ignored
+ * .bench/results.json; n8n's user folder is a temporary folder (bench/user-folder.ts), so a run
+ * writes nothing into HOME and leaves `git status` clean.
  *
  *   npm run build && npm run bench
  *   npm run bench -- --batches 1,24,100 --processing-ms 3000 --latency-ms 50 --no-real-n8n
@@ -14,6 +16,9 @@
  * - a re-run of 200 documents with "Return Existing Scan" on 20,000 older scans (bench/rerun.ts);
  * - upload memory: copies of a file held per file in flight.
  */
+// First: points n8n's user folder away from HOME before n8n-core loads.
+import { benchOutFile } from './user-folder';
+
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -39,7 +44,9 @@ const { values } = parseArgs({
 		concurrency: { type: 'string', default: '5' },
 		envelopes: { type: 'string', default: 'data,bare' },
 		'no-real-n8n': { type: 'boolean', default: false },
-		'real-n8n-uploads': { type: 'string', default: '24' },
+		'real-n8n-uploads': { type: 'string', default: '200' },
+		'mem-files': { type: 'string', default: '50' },
+		'mem-mb': { type: 'string', default: '15' },
 	},
 });
 const uploadBytes = Math.floor(Number(values['upload-mb']) * 1024 * 1024);
@@ -201,11 +208,14 @@ async function main() {
 			results.realN8n = { skipped: '--no-real-n8n' };
 		} else {
 			const uploads = Number(values['real-n8n-uploads']);
-			const scenarios = envelopes.flatMap((envelope) => [
+			const scenarios: object[] = envelopes.flatMap((envelope) => [
 				...(['node', 'diy'] as const).map((kind) => ({ kind, envelope, uploads, processingMs, latencyMs, concurrency })),
 				{ kind: 'returnAll', envelope, scans: scanCount, latencyMs },
 				{ kind: 'timeout', envelope, waitTimeoutS: 1, latencyMs },
 			]);
+			// Peak memory in filesystem binary mode: the node next to the HTTP Request node.
+			const memory = { envelope: envelopes[0], files: Number(values['mem-files']), fileMb: Number(values['mem-mb']), concurrency, latencyMs };
+			if (memory.files > 0) scenarios.push({ kind: 'memNode', ...memory }, { kind: 'memHttp', ...memory });
 			const real = (await realN8n(sandbox, scenarios)) as { skipped?: string; error?: string; results?: Array<Record<string, unknown>> };
 			results.realN8n = real;
 			if (real.skipped) console.log(`real n8n: skipped: ${real.skipped}`);
@@ -214,6 +224,15 @@ async function main() {
 				if (r.kind === 'returnAll') {
 					console.log(
 						`real n8n Return All ${r.scans} scans (${r.pages} pages), ${String(r.envelope).padEnd(4)}: ${r.wallMs} ms = ${r.ratio}x pages x latency (${r.sequentialMs} ms); output ${r.correct ? 'complete, newest first, no duplicates' : 'WRONG'}`,
+					);
+					continue;
+				}
+				if (r.kind === 'memNode' || r.kind === 'memHttp') {
+					const http = (real.results ?? []).find((o) => o.kind === 'memHttp');
+					const ratio = r.kind === 'memNode' && http ? ` = ${round(Number(r.peakRssMb) / Number(http.peakRssMb))}x the HTTP Request node` : '';
+					console.log(
+						`real n8n peak memory (filesystem binary mode), ${r.kind === 'memNode' ? 'node        ' : 'HTTP Request'} ${r.files} files of ${r.fileMb} MB at concurrency ${r.concurrency}: ` +
+							`peak RSS ${r.peakRssMb} MB${ratio}; ${r.uploaded}/${r.files} uploaded in ${r.wallMs} ms`,
 					);
 					continue;
 				}
@@ -232,8 +251,8 @@ async function main() {
 	} finally {
 		sandbox.stop();
 	}
-	writeFileSync(path.join(__dirname, 'results.json'), JSON.stringify(results, null, 2) + '\n');
-	console.log(`written: bench/results.json (${round(process.uptime(), 1)} s)`);
+	writeFileSync(benchOutFile('results.json'), JSON.stringify(results, null, 2) + '\n');
+	console.log(`written: .bench/results.json (${round(process.uptime(), 1)} s)`);
 }
 
 main().then(

@@ -11,16 +11,22 @@
  *   Wait 5 s → HTTP Request (GET /scans/{id});
  * - "returnAll" (scans): Document Scanning (Scan → Get Many, Return All) over seeded scans;
  * - "timeout" (waitTimeoutS): one upload with waiting while the sandbox holds the scan and
- *   answers every GET /scans/{id} with 429 + Retry-After: 30.
+ *   answers every GET /scans/{id} with 429 + Retry-After: 30;
+ * - "memNode" / "memHttp" (files, fileMb, concurrency): peak memory of uploads in filesystem
+ *   binary mode (N8N_DEFAULT_BINARY_DATA_MODE=filesystem): Read/Write Files from Disk reads the
+ *   files (written once into .n8n-local/files/bench-memory/), then Document Scanning (Upload,
+ *   Concurrency) or HTTP Request v4 (multipart upload, batches of `concurrency`). The figure is
+ *   the peak RSS (VmHWM) of the `n8n execute` process.
  * Every workflow runs with `n8n execute --id --rawOutput` in a fresh n8n home
  * (.n8n-local/bench-home/); times come from n8n's own run data (node start + execution time),
  * so n8n's boot is not counted. When n8n is not installed it prints { skipped: "…" }.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import {
 	CREDENTIAL,
+	FILES_DIR,
 	LOCAL,
 	SANDBOX_KEY,
 	freePort,
@@ -29,6 +35,7 @@ import {
 	installPackage,
 	n8nEnv,
 	n8nIsInstalled,
+	n8nSpawn,
 	n8nSync,
 } from '../scripts/n8n-local.mjs';
 
@@ -192,6 +199,114 @@ function timeoutWorkflow(id, scenario) {
 	return workflow;
 }
 
+const MEMORY_DIR = path.join(FILES_DIR, 'bench-memory');
+
+/** `files` distinct PDFs of `fileMb` MB each, written once (kept for later runs; ignored folder). */
+function memoryFiles(files, fileMb) {
+	const dir = path.join(MEMORY_DIR, `${files}x${fileMb}mb`);
+	const size = Math.round(fileMb * 1024 * 1024);
+	mkdirSync(dir, { recursive: true });
+	for (let i = 0; i < files; i++) {
+		const file = path.join(dir, `mem-${String(i).padStart(3, '0')}.pdf`);
+		if (existsSync(file) && statSync(file).size === size) continue;
+		const bytes = Buffer.alloc(size, 0x20);
+		bytes.write(`%PDF-1.4\n% bench memory file ${i}\n`, 0);
+		for (let at = 64; at < size - 16; at += 4096) bytes.writeUInt32LE((i * 2654435761 + at) >>> 0, at);
+		bytes.write('\n%%EOF\n', size - 7);
+		writeFileSync(file, bytes);
+	}
+	return dir;
+}
+
+function memoryWorkflow(id, scenario, baseUrl, dir) {
+	const read = {
+		id: 'read',
+		name: 'Read files',
+		type: 'n8n-nodes-base.readWriteFile',
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { operation: 'read', fileSelector: `${dir}/*.pdf`, options: {} },
+	};
+	const upload =
+		scenario.kind === 'memNode'
+			? {
+					id: 'upload',
+					name: 'Upload',
+					type: 'n8n-nodes-document-scanning.documentScanning',
+					typeVersion: 1,
+					position: [400, 0],
+					credentials,
+					parameters: {
+						resource: 'scan',
+						operation: 'upload',
+						templateId: { __rl: true, mode: 'id', value: '1' },
+						binaryPropertyName: 'data',
+						waitForCompletion: false,
+						options: { concurrency: scenario.concurrency },
+					},
+				}
+			: {
+					id: 'upload',
+					name: 'Upload',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [400, 0],
+					parameters: {
+						method: 'POST',
+						url: `${baseUrl}/scans`,
+						sendHeaders: true,
+						headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${SANDBOX_KEY}` }] },
+						sendBody: true,
+						contentType: 'multipart-form-data',
+						bodyParameters: {
+							parameters: [
+								{ name: 'template_id', value: '1' },
+								{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
+							],
+						},
+						options: { batching: { batch: { batchSize: scenario.concurrency, batchInterval: 0 } } },
+					},
+				};
+	return {
+		id,
+		name: `bench memory ${scenario.kind} ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [trigger, read, upload],
+		connections: {
+			Start: { main: [[{ node: 'Read files', type: 'main', index: 0 }]] },
+			'Read files': { main: [[{ node: 'Upload', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** Peak resident memory so far (VmHWM) of a process, in bytes; undefined once it is gone. */
+function peakRss(pid) {
+	try {
+		const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return match ? Number(match[1]) * 1024 : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Runs `n8n execute` and follows its peak RSS (Linux /proc) until it exits. */
+async function executeMeasured(id, env) {
+	const child = n8nSpawn(['execute', `--id=${id}`, '--rawOutput'], { env });
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk) => (stdout += chunk));
+	child.stderr.on('data', (chunk) => (stderr += chunk));
+	let peak = 0;
+	const timer = setInterval(() => {
+		peak = Math.max(peak, peakRss(child.pid) ?? 0);
+	}, 20);
+	const status = await new Promise((resolve) => child.once('close', (code) => resolve(code)));
+	clearInterval(timer);
+	if (!stdout.includes('{')) throw new Error(`n8n execute exited with ${status} and no JSON: ${stdout.slice(-1000)} ${stderr.slice(-2000)}`);
+	return { stdout, peakRssBytes: peak };
+}
+
 function parseRunOutput(stdout) {
 	const start = stdout.startsWith('{') ? 0 : stdout.indexOf('\n{') + 1;
 	const end = stdout.lastIndexOf('\n}');
@@ -240,8 +355,21 @@ export async function runRealN8n({ origin, scenarios }) {
 	importCredential({ baseUrl, env });
 
 	const results = [];
+	const memoryEnv = n8nEnv({ home, port: await freePort(), extra: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } });
 	for (const [index, scenario] of scenarios.entries()) {
 		const id = `benchWorkflow${String(index).padStart(3, '0')}`;
+		if (scenario.kind === 'memNode' || scenario.kind === 'memHttp') {
+			const dir = memoryFiles(scenario.files, scenario.fileMb);
+			importWorkflow(memoryWorkflow(id, scenario, baseUrl, dir), { env });
+			await control(origin, 'POST', 'reset', { envelope: scenario.envelope, latencyMs: scenario.latencyMs, processingDelayMs: 10 });
+			const { stdout, peakRssBytes } = await executeMeasured(id, memoryEnv);
+			const run = parseRunOutput(stdout);
+			const out = outputOf(run, 'Upload');
+			const requests = await control(origin, 'GET', 'requests');
+			const created = requests.filter((r) => r.method === 'POST' && r.path === '/scans' && r.status === 201).length;
+			results.push({ ...scenario, peakRssMb: Math.round(peakRssBytes / 1024 / 1024), uploaded: created, items: out.length, wallMs: span(run, 'Upload', 'Upload') });
+			continue;
+		}
 		if (scenario.kind === 'returnAll') {
 			importWorkflow(returnAllWorkflow(id), { env });
 			await control(origin, 'POST', 'reset', { envelope: scenario.envelope, latencyMs: 0 });

@@ -1,7 +1,10 @@
 /**
  * Uploads from n8n's filesystem binary mode: the item holds only an ID, the file lives on
  * disk, and the node reads it through n8n's binary helpers (size from the metadata first).
+ * The upload streams from the store: the file is never read whole into memory, each attempt
+ * opens the stream again, and the SHA-256 is digested from a stream too.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +13,7 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData } from 'n8n-workflow';
 
-import { jsonOf, pdfBytes, rl, run, useSandbox } from './helpers';
+import { binaryItem, jsonOf, pdfBytes, rl, run, upload, useSandbox } from './helpers';
 
 const sb = useSandbox();
 let storage: string;
@@ -23,6 +26,10 @@ beforeAll(async () => {
 	service = new BinaryDataService(config as never, { error: () => {} } as never, quiet as never);
 	await service.init();
 	Container.set(BinaryDataService, service);
+});
+
+afterEach(() => {
+	jest.restoreAllMocks();
 });
 
 afterAll(() => {
@@ -59,4 +66,78 @@ test('an oversized file on disk is refused from its metadata, before any request
 	]);
 	expect(result.error?.message).toMatch(/^Item 0: the file "big.pdf" in binary property "data" is too large/);
 	expect(sb.get().control.requests()).toEqual([]);
+});
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A PDF of `size` bytes, different on every call. */
+function largePdf(size: number): Buffer {
+	const bytes = Buffer.alloc(size, 0x20);
+	pdfBytes().copy(bytes);
+	bytes.write(`%${Math.random()}\n`, size - 40);
+	return bytes;
+}
+
+/** Counts how the node reads stored files: whole (buffer) or as streams. */
+function watchStore() {
+	return { streams: jest.spyOn(service, 'getAsStream'), buffers: jest.spyOn(service, 'getAsBuffer') };
+}
+
+const uploadPosts = () => sb.get().control.requests().filter((r) => r.method === 'POST' && r.path === '/scans');
+
+test('a stored file streams to the service: identical bytes and name, never read whole into memory', async () => {
+	const content = largePdf(3 * 1024 * 1024 + 17);
+	const binary = await stored(content, 'Rechnung März "3".pdf', 'application/pdf');
+	const store = watchStore();
+	const result = await run(sb.env(), upload(), [{ json: {}, binary: { data: binary } }]);
+	expect(result.error).toBeUndefined();
+	const scan = sb.get().control.getScan(Number(jsonOf(result)[0].id));
+	expect(scan?.contentSha256).toBe(sha256(content));
+	expect(scan?.filename).toBe('Rechnung März %223%22.pdf');
+	expect(store.buffers).not.toHaveBeenCalled();
+	// The local check reads the head, the digest reads the file once, the upload once.
+	expect(store.streams).toHaveBeenCalledTimes(3);
+});
+
+test('a re-send after a 500 before the store opens the stream again and sends the whole file', async () => {
+	const content = largePdf(1024 * 1024);
+	const binary = await stored(content, 'resent.pdf', 'application/pdf');
+	sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'status500' });
+	const store = watchStore();
+	const result = await run(sb.env(), upload(), [{ json: {}, binary: { data: binary } }]);
+	expect(result.error).toBeUndefined();
+	expect(uploadPosts().map((r) => r.status)).toEqual([500, 201]);
+	expect(store.streams).toHaveBeenCalledTimes(2 + 2);
+	expect(sb.get().control.getScan(Number(jsonOf(result)[0].id))?.contentSha256).toBe(sha256(content));
+	expect(store.buffers).not.toHaveBeenCalled();
+});
+
+test('a re-send after an answer lost behind a created scan opens the stream again and finds that scan', async () => {
+	const content = largePdf(1024 * 1024);
+	const binary = await stored(content, 'lost-answer.pdf', 'application/pdf');
+	sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+	const store = watchStore();
+	const result = await run(sb.env(), upload(), [{ json: {}, binary: { data: binary } }]);
+	expect(result.error).toBeUndefined();
+	// The first POST created the scan (its answer was dropped); the re-send got the 409.
+	expect(uploadPosts().map((r) => r.status)).toEqual([201, 409]);
+	expect(store.streams).toHaveBeenCalledTimes(2 + 2);
+	const scan = sb.get().control.getScan(Number(jsonOf(result)[0].id));
+	expect(scan?.filename).toBe('lost-answer.pdf');
+	expect(scan?.contentSha256).toBe(sha256(content));
+	expect(sb.get().control.account().used_scans).toBe(1);
+});
+
+test('the streamed SHA-256 is the bytes\' hash: the same bytes in memory and on disk are recognised as one file', async () => {
+	const content = largePdf(512 * 1024);
+	const onDisk = await stored(content, 'copy-on-disk.pdf', 'application/pdf');
+	const result = await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }), [
+		binaryItem(content, 'original.pdf', 'application/pdf'),
+		{ json: {}, binary: { data: onDisk } },
+	]);
+	expect(result.error).toBeUndefined();
+	const [first, second] = jsonOf(result);
+	expect(second.id).toBe(first.id);
+	expect(sb.get().control.getScan(Number(first.id))?.contentSha256).toBe(sha256(content));
+	expect(uploadPosts().map((r) => r.status)).toEqual([201, 409]);
 });

@@ -1,8 +1,10 @@
-import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { binaryEntryProblem, MALFORMED_ENTRY_HELP } from './binaryEntry';
+import type { StreamDigest } from './upload/fileDigest';
+import type { ByteSource } from './upload/multipartBody';
+import { digestBuffer, digestStream, headOfStream } from './upload/fileDigest';
 
 /** Upload limit of POST /scans: 20 MB (20 × 1024 × 1024 bytes, inclusive). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -21,12 +23,24 @@ const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octe
 const ACCEPTED = 'PDF, JPG, JPEG or PNG';
 
 export interface UploadFile {
-	blob: Blob;
 	fileName: string;
 	size: number;
 	mimeType: string;
 	/** SHA-256 of the bytes (hex): the same file, whatever its name. */
 	sha256: string;
+	/**
+	 * The bytes to send, opened afresh for every attempt: a stream from n8n's binary store
+	 * (filesystem, S3, database modes), or the one in-memory copy (in-memory mode).
+	 */
+	open(): Promise<ByteSource | Buffer>;
+}
+
+/** What was read of the bytes: the head always, the digest when the whole file was read. */
+interface Content {
+	head: Buffer;
+	size: number;
+	digest?: StreamDigest;
+	open(): Promise<ByteSource | Buffer>;
 }
 
 function kindFromMagic(head: Uint8Array): FileKind | undefined {
@@ -77,26 +91,50 @@ export async function readUploadFile(
 	itemIndex: number,
 	propertyName: string,
 ): Promise<UploadFile> {
-	const { buffer, fileName, mimeType } = await readCheckedFile.call(this, itemIndex, propertyName);
-	return {
-		blob: new Blob([buffer], { type: mimeType }),
-		fileName,
-		size: buffer.length,
-		mimeType,
-		sha256: createHash('sha256').update(buffer).digest('hex'),
-	};
+	const { content, fileName, mimeType } = await readCheckedFile.call(this, itemIndex, propertyName, true);
+	const digest = content.digest as StreamDigest;
+	return { fileName, size: digest.size, mimeType, sha256: digest.sha256, open: content.open };
 }
 
-/** The local checks of `readUploadFile` alone: no upload copy of the bytes, no digest. */
+/**
+ * The local checks of `readUploadFile` alone: a stored file is checked from its metadata and
+ * its first bytes; no upload copy of the bytes, no digest.
+ */
 export async function checkUploadFile(this: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<void> {
-	await readCheckedFile.call(this, itemIndex, propertyName);
+	await readCheckedFile.call(this, itemIndex, propertyName, false);
+}
+
+/**
+ * The bytes of the file: from n8n's binary store as a stream (read whole only to digest
+ * them, chunk by chunk), or in memory (in-memory mode) as the one copy kept for the upload.
+ */
+async function readContent(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	binary: IBinaryData,
+	knownSize: number | undefined,
+	full: boolean,
+): Promise<Content> {
+	if (binary.id) {
+		const id = binary.id;
+		const open = async () => await this.helpers.getBinaryStream(id);
+		if (!full && knownSize !== undefined) return { head: await headOfStream(await open()), size: knownSize, open };
+		const digest = await digestStream(await open());
+		return { head: digest.head, size: digest.size, digest, open };
+	}
+	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	if (!full) return { head: buffer.subarray(0, 8), size: buffer.length, open: async () => buffer };
+	const digest = digestBuffer(buffer);
+	return { head: digest.head, size: digest.size, digest, open: async () => buffer };
 }
 
 async function readCheckedFile(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	propertyName: string,
-): Promise<{ buffer: Buffer; fileName: string; mimeType: string }> {
+	full: boolean,
+): Promise<{ content: Content; fileName: string; mimeType: string }> {
 	const property = typeof propertyName === 'string' ? propertyName.trim() : '';
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${message}`, {
@@ -170,16 +208,17 @@ async function readCheckedFile(
 	} else if (typeof binary.data === 'string') {
 		knownSize = base64Size(binary.data);
 	}
-	if (knownSize !== undefined && Number.isFinite(knownSize)) {
+	if (knownSize !== undefined && !Number.isFinite(knownSize)) knownSize = undefined;
+	if (knownSize !== undefined) {
 		if (knownSize > MAX_UPLOAD_BYTES) throw tooLarge(knownSize);
 		if (knownSize === 0 && !binary.id) throw empty();
 	}
 
-	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-	if (buffer.length === 0) throw empty();
-	if (buffer.length > MAX_UPLOAD_BYTES) throw tooLarge(buffer.length);
+	const content = await readContent.call(this, itemIndex, property, binary, knownSize, full);
+	if (content.size === 0 || content.head.length === 0) throw empty();
+	if (content.size > MAX_UPLOAD_BYTES) throw tooLarge(content.size);
 
-	const contentKind = kindFromMagic(buffer.subarray(0, 8));
+	const contentKind = kindFromMagic(content.head);
 	if (!contentKind) {
 		throw fail(
 			`${subject} is not a ${ACCEPTED} file: its content does not start with a PDF ("%PDF"), JPEG (FF D8 FF) or PNG (89 50 4E 47) signature`,
@@ -205,5 +244,5 @@ async function readCheckedFile(
 			? fileName
 			: `${fileName}.${KINDS[contentKind].extensions[0]}`
 		: `${property}.${extension && extensionKind ? extension : KINDS[contentKind].extensions[0]}`;
-	return { buffer, fileName: uploadName, mimeType: KINDS[contentKind].mimeTypes[0] };
+	return { content, fileName: uploadName, mimeType: KINDS[contentKind].mimeTypes[0] };
 }

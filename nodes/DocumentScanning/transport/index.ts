@@ -12,6 +12,8 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import { pauseWithin } from '../helpers/pause';
+import type { StreamBody } from '../helpers/upload/multipartBody';
+import { isStreamBody, withBody } from './streamBody';
 import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
 import { saysLastPage } from './listingReader';
 
@@ -40,8 +42,11 @@ export interface ApiRequest {
 	/** Path relative to the base URL, starting with a slash, e.g. `/scans/12`. */
 	path: string;
 	qs?: IDataObject;
-	/** JSON object, or a `FormData` for the multipart upload. */
-	body?: IDataObject | FormData;
+	/**
+	 * JSON object, a `FormData`, or a `StreamBody` (the multipart upload, streamed): a stream
+	 * body is opened afresh for every attempt, so a retried request sends the same bytes.
+	 */
+	body?: IDataObject | FormData | StreamBody;
 	/** Item the request is made for; named in errors. */
 	itemIndex?: number;
 	/** Retry on 5xx / network errors. Defaults to true for GET only. */
@@ -87,7 +92,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		qs: request.qs,
 		body: request.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json' },
-		json: !(request.body instanceof FormData),
+		json: !(request.body instanceof FormData) && !isStreamBody(request.body),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
@@ -105,7 +110,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
-				{ ...options, headers: { ...options.headers } },
+				await withBody({ ...options, headers: { ...options.headers } }, request.body),
 			)) as ApiResponse;
 		} catch (error) {
 			if (retry && attempt < RETRY_DELAYS_MS.length && isTransientNetworkError(error)) {

@@ -10,6 +10,7 @@ import type { FileRef } from './errors';
 import { ambiguousScanError, unknownOutcomeError } from './errors';
 import { existingScan } from './existingScan';
 import { withFingerprint } from './fingerprint';
+import { multipartBody } from './multipartBody';
 
 /** Attempts of one upload when the service's answer does not arrive (the first one included). */
 export const UPLOAD_ATTEMPTS = 3;
@@ -71,14 +72,17 @@ export async function sendUpload(this: IExecuteFunctions, request: UploadRequest
 	}
 }
 
+/** One POST /scans; the multipart body streams the file and is opened afresh per attempt. */
 async function post(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
-	const form = new FormData();
-	form.append('template_id', String(request.templateId));
-	form.append('file', request.file.blob, sentNameOf(request));
+	const { file } = request;
+	const body = multipartBody(
+		{ template_id: String(request.templateId) },
+		{ field: 'file', fileName: sentNameOf(request), mimeType: file.mimeType, size: file.size, open: file.open },
+	);
 	return await apiRequest.call(this, {
 		method: 'POST',
 		path: '/scans',
-		body: form,
+		body,
 		itemIndex: request.itemIndex,
 		retry: false,
 		timeout: UPLOAD_TIMEOUT_MS,
