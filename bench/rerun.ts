@@ -47,7 +47,7 @@ export async function rerunFigure(
 	const { envelope, documents, olderScans, latencyMs, concurrency } = options;
 	const env = { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY };
 	await sandbox.control('POST', 'reset', { envelope, latencyMs: 0, processingDelayMs: 10, rateLimitPerHour: 10_000 });
-	await sandbox.control('POST', 'scans', { count: olderScans, template_id: 1 });
+	await sandbox.control('POST', 'scans', { count: olderScans, template_id: 1, age_ms: 2 * 60 * 60 * 1000 });
 	const files = Array.from({ length: documents }, (_, i) => pdfOfSize(256, `rerun-${i}`));
 	const items = files.map((file, i) => binaryItem(file, `Invoice-${String(i).padStart(4, '0')}.pdf`, 'application/pdf'));
 	const parameters = {

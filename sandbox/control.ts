@@ -144,6 +144,7 @@ export function createControl(core: SandboxCore): SandboxControl {
         }
         if (input.count !== 1) throw new Error('content_sha256 needs count 1');
       }
+      if (input.age_ms !== undefined && (!Number.isInteger(input.age_ms) || input.age_ms < 0)) throw new Error('age_ms must be a non-negative integer');
       const ids: number[] = [];
       for (let i = 0; i < input.count; i += 1) {
         const scan = store.insertScan({
@@ -158,6 +159,7 @@ export function createControl(core: SandboxCore): SandboxControl {
         scan.contentSha256 = input.content_sha256 ?? createHash('sha256').update(`seeded:${scan.id}`).digest('hex');
         applyResult(scan, template.extractionMode, status);
         scan.reviewedData = input.reviewed_data === undefined ? null : copy(input.reviewed_data);
+        if (input.age_ms) scan.createdAt = scan.updatedAt = scan.createdAt - input.age_ms;
         ids.push(scan.id);
       }
       return ids;

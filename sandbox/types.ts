@@ -157,6 +157,8 @@ export interface CreateTemplateInput {
 export interface SeedScansInput {
   apiKey?: string;
   count: number;
+  /** How long ago (virtual clock) the scans were created; default 0 (now). Older than an hour: outside the rolling hour a client counts. */
+  age_ms?: number;
   template_id?: number;
   status?: ScanStatus;
   reviewed_data?: Record<string, unknown> | null;

@@ -131,6 +131,8 @@ describe('the examples run against the sandbox', () => {
 				article_number: null,
 				description: 'USB-C cable',
 				quantity: 3,
+				reviewed: false,
+				reviewedFields: [],
 				unit: 'pcs',
 				unit_price: 9.95,
 				scan_id: expect.any(Number),

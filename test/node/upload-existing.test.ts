@@ -10,6 +10,8 @@ import { DEFAULT_API_KEY } from '../../sandbox/server';
 import { binaryItem, jsonOf, pairedOf, pdfBytes, run, upload, useSandbox } from './helpers';
 
 const sb = useSandbox();
+/** Older scans: outside the rolling hour the node counts before uploading. */
+const TWO_HOURS = 2 * 60 * 60 * 1000;
 
 const returnExisting = (options: Record<string, unknown> = {}) => upload({ options: { onDuplicate: 'returnExisting', ...options } });
 const pdf = (content: Buffer, name: string) => binaryItem(content, name, 'application/pdf');
@@ -17,7 +19,9 @@ const sha256 = (content: Buffer) => createHash('sha256').update(content).digest(
 const fp = (content: Buffer) => sha256(content).slice(0, 12);
 const credits = () => sb.get().control.account().used_scans;
 const contentOf = (scanId: unknown) => sb.get().control.getScan(Number(scanId))?.contentSha256;
-const listingRequests = () => sb.get().control.requests().filter((r) => r.method === 'GET' && r.path === '/scans');
+/** Listings of the template (the hourly check before a batch lists the account's scans of the last hour, without a template). */
+const listingRequests = () =>
+	sb.get().control.requests().filter((r) => r.method === 'GET' && r.path === '/scans' && r.query.template_id !== undefined);
 const docs = (count: number, label: string) =>
 	Array.from({ length: count }, (_, i) => ({ bytes: pdfBytes(`${label}-${i}`), name: `Invoice-${String(i).padStart(3, '0')}.pdf` }));
 
@@ -77,7 +81,7 @@ describe('section 2: a re-run costs one listing', () => {
 		'60 documents against 1,500 older scans (%s envelope): at most the page count plus a few listing requests, each item its own scan',
 		async (envelope) => {
 			sb.get().control.setOptions({ envelope });
-			sb.get().control.seedScans({ count: 1500 });
+			sb.get().control.seedScans({ count: 1500, age_ms: TWO_HOURS });
 			const documents = docs(60, envelope);
 			const first = await firstRun(documents);
 			sb.get().control.clearRequests();
@@ -96,7 +100,7 @@ describe('section 2: a re-run costs one listing', () => {
 	);
 
 	test('more than 10,000 scans: the re-run works and reads the template once', async () => {
-		sb.get().control.seedScans({ count: 10_100 });
+		sb.get().control.seedScans({ count: 10_100, age_ms: TWO_HOURS });
 		const documents = docs(3, 'large');
 		const first = await firstRun(documents);
 		sb.get().control.clearRequests();
@@ -109,7 +113,7 @@ describe('section 2: a re-run costs one listing', () => {
 	test('more than 100,000 scans: the guard stops the listing, and its error names the upload and its option', async () => {
 		const bytes = pdfBytes('huge');
 		sb.get().control.seedScans({ count: 1, filename: 'huge.pdf', content_sha256: sha256(bytes) });
-		sb.get().control.seedScans({ count: 100_000 });
+		sb.get().control.seedScans({ count: 100_000, age_ms: TWO_HOURS });
 		sb.get().control.clearRequests();
 		const result = await run(sb.env(), returnExisting(), [pdf(bytes, 'huge.pdf')]);
 		expect(result.error?.message).toBe(
@@ -123,7 +127,7 @@ describe('section 2: a re-run costs one listing', () => {
 	}, 60_000);
 
 	test('a scan another client created after the listing was read is found by re-reading only the newest pages', async () => {
-		sb.get().control.seedScans({ count: 60 });
+		sb.get().control.seedScans({ count: 60, age_ms: TWO_HOURS });
 		const known = pdfBytes('known');
 		const late = pdfBytes('late');
 		await firstRun([{ bytes: known, name: 'known.pdf' }]);
