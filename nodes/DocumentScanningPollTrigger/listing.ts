@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../DocumentScanning/helpers/utils';
-import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList, unwrapRecord } from '../DocumentScanning/transport';
+import { apiRequestFull, httpStatusOf, isLastPage, PAGE_SIZE, unwrapList, unwrapRecord } from '../DocumentScanning/transport';
 import { readListing } from '../DocumentScanning/transport/listingReader';
 import { restless } from '../DocumentScanning/transport/paging';
 import type { Observation, PollState } from './state';
@@ -18,6 +18,8 @@ import { isFollowDue, scanIdOf } from './state';
 
 /** Pending scans fetched one by one per poll when they are deeper than the pages read. */
 export const MAX_SINGLE_FETCHES = 10;
+/** Answers to a single fetch that concern the account, not the scan: they fail the poll. */
+const ACCOUNT_WIDE = new Set([401, 403, 429]);
 /** Pages "Fetch Test Event" looks through for a finished scan. */
 export const MANUAL_MAX_PAGES = 4;
 /** Guard against a server that never ends its listing. */
@@ -123,18 +125,28 @@ export async function observe(ctx: IPollFunctions, state: PollState, now: number
 		if (fetched.length >= MAX_SINGLE_FETCHES) break;
 		if (!isFollowDue(state, id, now)) continue;
 		fetched.push(id);
-		try {
-			// One attempt: a failure is retried by a later poll, with back-off (state.ts).
-			const response = await apiRequestFull.call(ctx, { method: 'GET', path: `/scans/${id}`, passStatuses: [404], retry: false });
-			if (response.statusCode === 404) {
-				gone.add(id);
-				continue;
-			}
-			const scan = unwrapRecord(response.body);
-			scans.set(id, { ...scan, id: scan.id ?? id });
-		} catch (error) {
-			failed.set(id, error instanceof Error ? error.message : String(error));
+		const answer = await fetchOne(ctx, id);
+		if ('failure' in answer) {
+			// 401, 403 and 429 concern the whole account, not this scan: the poll fails as a listing would.
+			if (ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0)) throw answer.failure;
+			failed.set(id, answer.failure instanceof Error ? answer.failure.message : String(answer.failure));
+		} else if (answer.scan === undefined) {
+			gone.add(id);
+		} else {
+			scans.set(id, answer.scan);
 		}
 	}
 	return { scans, topId: listing.topId, gone, fetched, failed };
+}
+
+/** One pending scan by ID, one attempt (a later poll retries, with back-off: state.ts); undefined scan: 404. */
+async function fetchOne(ctx: IPollFunctions, id: number): Promise<{ scan?: IDataObject } | { failure: unknown }> {
+	try {
+		const response = await apiRequestFull.call(ctx, { method: 'GET', path: `/scans/${id}`, passStatuses: [404], retry: false });
+		if (response.statusCode === 404) return {};
+		const scan = unwrapRecord(response.body);
+		return { scan: { ...scan, id: scan.id ?? id } };
+	} catch (failure) {
+		return { failure };
+	}
 }

@@ -111,6 +111,16 @@ describe('one stuck scan', () => {
 		expect(trigger.nodeStaticData.stuck).toEqual({});
 	});
 
+	test('a 429 on its request concerns the account: the poll fails and the state stays as it was', async () => {
+		const { trigger, slow } = await stuckSetup();
+		sandbox.control.clearFaults();
+		sandbox.control.addFault({ kind: 'status', status: 429, method: 'GET', path: `^/scans/${slow}$`, times: 1000 });
+		const before = JSON.stringify(trigger.nodeStaticData);
+		seed(sandbox, 1);
+		await expect(trigger.poll()).rejects.toThrow();
+		expect(JSON.stringify(trigger.nodeStaticData)).toBe(before);
+	});
+
 	test(`is given up after ${STUCK_MAX_FAILURES} failures in a row, with a log line`, async () => {
 		const warn = jest.fn();
 		jest.spyOn(PollContext.prototype, 'logger', 'get').mockReturnValue({ warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } as never);
