@@ -21,12 +21,12 @@ const GROUPS = {
 	},
 	upload: {
 		mutate: ['nodes/DocumentScanning/helpers/upload/**/*.ts', '!nodes/DocumentScanning/helpers/upload/index.ts'],
-		unit: ['<rootDir>/test/node/file-names*.test.ts'],
+		unit: ['<rootDir>/test/node/file-names*.test.ts', '<rootDir>/test/node/fingerprint.test.ts'],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
 	paging: {
-		mutate: ['nodes/DocumentScanning/transport/paging.ts'],
-		unit: [],
+		mutate: ['nodes/DocumentScanning/transport/listingReader.ts', 'nodes/DocumentScanning/transport/paging.ts'],
+		unit: ['<rootDir>/test/transport/listing-reader.property.test.ts'],
 		engine: ['<rootDir>/test/node/paging.test.ts', '<rootDir>/test/transport/transport.test.ts', '<rootDir>/test/poll-trigger/exactly-once.test.ts'],
 	},
 	state: {

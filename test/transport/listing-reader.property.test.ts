@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { mapWithConcurrency } from '../../nodes/DocumentScanning/helpers/utils';
 import type { ListingPage } from '../../nodes/DocumentScanning/transport/listingReader';
 import { readListing } from '../../nodes/DocumentScanning/transport/listingReader';
+import { runs } from '../property-runs';
 
 const PAGE = 25;
 const SEED = 20261124;
@@ -81,7 +82,7 @@ test('every record that existed at the start comes out exactly once, whatever is
 			expect(existing.filter((id) => !out.has(id))).toEqual([]);
 			if (existing.length) expect(result.topId).toBe(existing[0]);
 		}),
-		{ seed: SEED, numRuns: 300 },
+		runs(SEED, 300),
 	);
 });
 
@@ -98,7 +99,7 @@ test('the same with one page at a time (the poll trigger), stopping at a known r
 			// Every record above the horizon that existed at the start was read.
 			expect(existing.filter((id) => id > horizon && !out.has(id))).toEqual([]);
 		}),
-		{ seed: SEED, numRuns: 300 },
+		runs(SEED, 300),
 	);
 });
 
@@ -109,7 +110,7 @@ test('a server that ignores `page` ends the listing after page 1 (bare), without
 			const result = await readListing(options(async () => ({ items: items.slice(0, PAGE) })));
 			expect(result.records.map((r) => r.id)).toEqual(items.slice(0, PAGE).map((r) => r.id));
 		}),
-		{ seed: SEED, numRuns: 20 },
+		runs(SEED, 20),
 	);
 });
 
@@ -130,6 +131,6 @@ test('odd pages: records without ids, nulls and non-objects are kept or dropped,
 			const result = await readListing(options(async (n) => ({ items: (n === 1 ? page : []) as never })));
 			expect(result.records.every((r) => typeof r === 'object' && r !== null)).toBe(true);
 		}),
-		{ seed: SEED, numRuns: 100 },
+		runs(SEED, 100),
 	);
 });
