@@ -181,6 +181,36 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 		`${list.length} execution(s) in all`,
 	);
 
+	// ---- a listing that shifts during a poll: 25 scans created after page 1 was read -----------
+	// 30 scans finish while the workflow is inactive; when the activation's poll reads page 2, the
+	// sandbox creates 25 more, so page 2 starts with what page 1 held (a shifted page, not a server
+	// that ignores `page`). Each of the 30 must come out once.
+	await setActive(false);
+	const seed = async (body) => {
+		const res = await fetch(`${origin}/__sandbox/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		return unwrap(await res.json())?.ids ?? [];
+	};
+	const shiftIds = await seed({ count: 30, status: 'completed', template_id: 1, filename: `e2e-shift-${stamp}-{id}.pdf` });
+	const shiftNames = shiftIds.map((id) => `e2e-shift-${stamp}-${id}.pdf`);
+	await fetch(`${origin}/__sandbox/scans/during-listing`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ afterListRequests: 1, scans: { count: 25, status: 'completed', template_id: 1, filename: `e2e-shift-new-${stamp}-{id}.pdf` } }),
+	});
+	await setActive(true);
+	t = Date.now();
+	while (Date.now() - t < 20_000) {
+		list = await executions();
+		if (shiftNames.every((name) => countIn(list, name) > 0)) break;
+		await sleep(1_000);
+	}
+	const shiftCounts = shiftNames.map((name) => countIn(list, name));
+	check(
+		'poll trigger: a listing that shifts by 25 scans during a poll loses none: each of 30 finished scans in exactly one execution',
+		shiftCounts.every((c) => c === 1),
+		`${shiftCounts.filter((c) => c === 1).length} of 30 once, ${shiftCounts.filter((c) => c === 0).length} never, ${shiftCounts.filter((c) => c > 1).length} more than once`,
+	);
+
 	// ---- exactly once over everything ------------------------------------------------------
 	const counts = [nameA, nameB, nameC].map((name) => countIn(list, name));
 	const history = historyNames.map((name) => countIn(list, name));
