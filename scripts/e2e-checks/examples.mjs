@@ -6,43 +6,20 @@
 // EXAMPLE_CHECKS names the check of every file; a file in examples/ without one fails the e2e.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { exampleFiles, exampleId, importWorkflow, localExample, n8nSync } from '../n8n-local.mjs';
+import { exampleFiles, exampleId, localExample, n8nSync } from '../n8n-local.mjs';
 import { SAMPLE_INVOICES } from '../sample-invoices.mjs';
-import { fetchOnceMore, n8nRest, nodeItems, parseRunOutput, sandboxApi, setWorkflowActive, settle, unwrap, waitFor } from './support.mjs';
+import { fetchOnceMore, n8nRest, nodeItems, sandboxApi, setWorkflowActive, settle, unwrap, waitFor } from './support.mjs';
 import { hourlyBatch } from './hourly-batch.mjs';
+import { execute, importManualCopy } from './run-example.mjs';
 import { checkWebhookAnswers } from './webhook-answers.mjs';
 
 /** Runs a stored workflow with `n8n execute --rawOutput`; returns { run, error, detail }. */
-async function execute(ctx, id) {
-	const t = Date.now();
-	const r = n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env: ctx.env, timeoutMs: 180_000 });
-	await settle();
-	let run;
-	try {
-		run = parseRunOutput(r.stdout);
-	} catch {
-		ctx.log(`n8n execute --id=${id}: exit ${r.status}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
-	}
-	const error = run?.data?.resultData?.error;
-	return { run, ok: r.status === 0 && run !== undefined && !error, detail: `exit ${r.status}, ${Date.now() - t} ms${error ? `, error: ${error.message}` : ''}` };
-}
 
 // ---- daily-credit-check.json: Schedule Trigger -> Account: Get -> If -> No Op --------------------
 // `n8n execute` starts only from a Manual Trigger: the copy run here has "Every morning" as a
 // Manual Trigger of the same name; every other node is the example's own.
 async function dailyCreditCheck(ctx) {
-	const file = 'daily-credit-check.json';
-	const example = localExample(file);
-	const workflow = {
-		...example,
-		id: `${exampleId(file).slice(0, 12)}Cli1`,
-		name: `${example.name} (e2e, manual start)`,
-		nodes: example.nodes.map((n) =>
-			n.type === 'n8n-nodes-base.scheduleTrigger' ? { ...n, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} } : n,
-		),
-	};
-	importWorkflow(workflow, { env: ctx.env });
-	await settle();
+	const { example, workflow } = await importManualCopy(ctx, 'daily-credit-check.json');
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
 	const remaining = unwrap((await api('/account')).body)?.remaining_scans; // Account: Get spends nothing
 	const { run, ok, detail } = await execute(ctx, workflow.id);

@@ -6,9 +6,9 @@
 // same name (`n8n execute` starts only from one); every other node is the example's own.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { exampleId, importWorkflow, localExample, n8nSync } from '../n8n-local.mjs';
 import { invoicePdf } from '../sample-invoices.mjs';
-import { fetchOnceMore, nodeItems, parseRunOutput, sandboxApi, settle, unwrap, waitFor } from './support.mjs';
+import { execute, importManualCopy } from './run-example.mjs';
+import { fetchOnceMore, nodeItems, sandboxApi, unwrap, waitFor } from './support.mjs';
 
 const HOUR = 3_600_000;
 const DOCUMENTS = 6;
@@ -37,31 +37,9 @@ async function uploadsThisHour(api, origin) {
 	return count;
 }
 
-async function execute(ctx, id) {
-	const r = n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env: ctx.env, timeoutMs: 180_000 });
-	await settle();
-	let run;
-	try {
-		run = parseRunOutput(r.stdout);
-	} catch {
-		ctx.log(`n8n execute --id=${id}: exit ${r.status}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
-	}
-	return { run, ok: r.status === 0 && run !== undefined && !run?.data?.resultData?.error, detail: `exit ${r.status}` };
-}
 
 export async function hourlyBatch(ctx) {
-	const file = 'hourly-batch-from-folder.json';
-	const example = localExample(file);
-	const workflow = {
-		...example,
-		id: `${exampleId(file).slice(0, 12)}Cli1`,
-		name: `${example.name} (e2e, manual start)`,
-		nodes: example.nodes.map((n) =>
-			n.type === 'n8n-nodes-base.scheduleTrigger' ? { ...n, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} } : n,
-		),
-	};
-	importWorkflow(workflow, { env: ctx.env });
-	await settle();
+	const { example, workflow } = await importManualCopy(ctx, 'hourly-batch-from-folder.json');
 
 	const inbox = path.join(ctx.filesDir, 'inbox');
 	rmSync(inbox, { recursive: true, force: true });
