@@ -16,18 +16,30 @@ const GROUPS = {
 			'nodes/DocumentScanningTrigger/rawJson.ts',
 			'nodes/DocumentScanningTrigger/scanId.ts',
 		],
-		unit: ['edge-units', 'signature-units', 'raw-json.property'].map((name) => `<rootDir>/test/trigger/${name}.test.ts`),
+		unit: ['edge-units', 'signature-units', 'raw-json.property'].map(
+			(name) => `<rootDir>/test/trigger/${name}.test.ts`,
+		),
 		engine: ['<rootDir>/test/trigger/*.test.ts'],
 	},
 	upload: {
-		mutate: ['nodes/DocumentScanning/helpers/upload/**/*.ts', '!nodes/DocumentScanning/helpers/upload/index.ts'],
+		mutate: [
+			'nodes/DocumentScanning/helpers/upload/**/*.ts',
+			'!nodes/DocumentScanning/helpers/upload/index.ts',
+		],
 		unit: ['<rootDir>/test/node/file-names*.test.ts', '<rootDir>/test/node/fingerprint.test.ts'],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
 	paging: {
-		mutate: ['nodes/DocumentScanning/transport/listingReader.ts', 'nodes/DocumentScanning/transport/paging.ts'],
+		mutate: [
+			'nodes/DocumentScanning/transport/listingReader.ts',
+			'nodes/DocumentScanning/transport/paging.ts',
+		],
 		unit: ['<rootDir>/test/transport/listing-reader.property.test.ts'],
-		engine: ['<rootDir>/test/node/paging.test.ts', '<rootDir>/test/transport/transport.test.ts', '<rootDir>/test/poll-trigger/exactly-once.test.ts'],
+		engine: [
+			'<rootDir>/test/node/paging.test.ts',
+			'<rootDir>/test/transport/transport.test.ts',
+			'<rootDir>/test/poll-trigger/exactly-once.test.ts',
+		],
 	},
 	state: {
 		mutate: ['nodes/DocumentScanningPollTrigger/state.ts'],
@@ -46,16 +58,26 @@ const unitJest = {
 	globalSetup: undefined,
 	globalTeardown: undefined,
 	setupFilesAfterEnv: [],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', isolatedModules: true, diagnostics: false }] },
+	transform: {
+		'^.+\\.ts$': [
+			'ts-jest',
+			{ tsconfig: 'tsconfig.dev.json', isolatedModules: true, diagnostics: false },
+		],
+	},
 };
 const names = process.env.MUTATION_GROUP
 	? process.env.MUTATION_GROUP.split(',')
 	: Object.keys(GROUPS).filter((name) => engine || GROUPS[name].unit.length > 0);
-for (const name of names) if (!GROUPS[name]) throw new Error(`Unknown MUTATION_GROUP ${name}; one of ${Object.keys(GROUPS).join(', ')}`);
+for (const name of names)
+	if (!GROUPS[name])
+		throw new Error(`Unknown MUTATION_GROUP ${name}; one of ${Object.keys(GROUPS).join(', ')}`);
 const selected = names.map((name) => GROUPS[name]);
 const label = names.join('+') + (engine ? '-engine' : '');
-const testMatch = selected.flatMap((group) => (engine ? [...group.unit, ...group.engine] : group.unit));
-if (testMatch.length === 0) throw new Error(`MUTATION_GROUP ${label} has no unit tests; run it with MUTATION_ENGINE=1`);
+const testMatch = selected.flatMap((group) =>
+	engine ? [...group.unit, ...group.engine] : group.unit,
+);
+if (testMatch.length === 0)
+	throw new Error(`MUTATION_GROUP ${label} has no unit tests; run it with MUTATION_ENGINE=1`);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

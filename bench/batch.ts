@@ -32,7 +32,9 @@ const uploadParameters = (wait: boolean, concurrency: number) => ({
 });
 
 function items(count: number, label: string) {
-	return Array.from({ length: count }, (_, i) => binaryItem(pdfOfSize(2048, `${label}-${i}`), `${label}-${i}.pdf`, 'application/pdf'));
+	return Array.from({ length: count }, (_, i) =>
+		binaryItem(pdfOfSize(2048, `${label}-${i}`), `${label}-${i}.pdf`, 'application/pdf'),
+	);
 }
 
 /**
@@ -41,30 +43,53 @@ function items(count: number, label: string) {
  */
 export async function batchFigure(
 	sandbox: SandboxProcess,
-	options: { envelope: 'data' | 'bare'; uploads: number; concurrency: number; processingMs: number; latencyMs: number },
+	options: {
+		envelope: 'data' | 'bare';
+		uploads: number;
+		concurrency: number;
+		processingMs: number;
+		latencyMs: number;
+	},
 ): Promise<BatchFigure> {
 	const { envelope, uploads, concurrency, processingMs, latencyMs } = options;
 	const env = { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY };
-	await sandbox.control('POST', 'reset', { envelope, processingDelayMs: Math.round(processingMs / 2), latencyMs });
+	await sandbox.control('POST', 'reset', {
+		envelope,
+		processingDelayMs: Math.round(processingMs / 2),
+		latencyMs,
+	});
 
 	let started = performance.now();
-	const plain = await runNode({ parameters: uploadParameters(false, concurrency), items: items(uploads, 'plain'), env });
+	const plain = await runNode({
+		parameters: uploadParameters(false, concurrency),
+		items: items(uploads, 'plain'),
+		env,
+	});
 	const uploadOnlyMs = performance.now() - started;
 	if (plain.error) throw plain.error;
 
 	await sandbox.control('DELETE', 'requests');
 	const input = items(uploads, 'wait');
 	started = performance.now();
-	const waited = await runNode({ parameters: uploadParameters(true, concurrency), items: input, env });
+	const waited = await runNode({
+		parameters: uploadParameters(true, concurrency),
+		items: input,
+		env,
+	});
 	const wallMs = performance.now() - started;
 	if (waited.error) throw waited.error;
 
 	const out = waited.output.map((item) => item.json);
 	const inInputOrder =
-		out.length === uploads && out.every((scan, i) => scan.filename === `wait-${i}.pdf` && scan.status === 'completed');
+		out.length === uploads &&
+		out.every((scan, i) => scan.filename === `wait-${i}.pdf` && scan.status === 'completed');
 	const requests = await sandbox.control<RequestEntry[]>('GET', 'requests');
 	const gets = requests.filter((r) => r.method === 'GET').length;
-	const delays = await deliveryDelays(sandbox, out.map((scan) => Number(scan.id)), latencyMs);
+	const delays = await deliveryDelays(
+		sandbox,
+		out.map((scan) => Number(scan.id)),
+		latencyMs,
+	);
 	const boundMs = processingMs + uploadOnlyMs;
 	return {
 		envelope,
@@ -109,11 +134,17 @@ export async function pagingFigure(
 	const { envelope, scans, latencyMs } = options;
 	const env = { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY };
 	await sandbox.control('POST', 'reset', { envelope, latencyMs: 0 });
-	const { ids } = await sandbox.control<{ ids: number[] }>('POST', 'scans', { count: scans, template_id: 2 });
+	const { ids } = await sandbox.control<{ ids: number[] }>('POST', 'scans', {
+		count: scans,
+		template_id: 2,
+	});
 	await sandbox.control('POST', 'options', { latencyMs });
 	await sandbox.control('DELETE', 'requests');
 	const started = performance.now();
-	const result = await runNode({ parameters: { resource: 'scan', operation: 'getAll', returnAll: true }, env });
+	const result = await runNode({
+		parameters: { resource: 'scan', operation: 'getAll', returnAll: true },
+		env,
+	});
 	const wallMs = performance.now() - started;
 	if (result.error) throw result.error;
 	const requests = await sandbox.control<RequestEntry[]>('GET', 'requests');

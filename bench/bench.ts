@@ -85,7 +85,12 @@ async function measure<T>(work: () => Promise<T>): Promise<Measured<T>> {
 	const ms = performance.now() - began;
 	clearInterval(timer);
 	sample();
-	return { result, ms, peakBuffers: peakBuffers - start.arrayBuffers, peakRss: peakRss - start.rss };
+	return {
+		result,
+		ms,
+		peakBuffers: peakBuffers - start.arrayBuffers,
+		peakRss: peakRss - start.rss,
+	};
 }
 
 async function uploadRun(
@@ -95,7 +100,11 @@ async function uploadRun(
 	offset: number,
 ): Promise<MemoryFigure> {
 	const items = Array.from({ length: uploadCount }, (_, i) =>
-		binaryItem(pdfOfSize(uploadBytes, `mem-${offset + i}`), `bench-${offset + i}.pdf`, 'application/pdf'),
+		binaryItem(
+			pdfOfSize(uploadBytes, `mem-${offset + i}`),
+			`bench-${offset + i}.pdf`,
+			'application/pdf',
+		),
 	);
 	const run = await measure(() =>
 		runNode({
@@ -137,15 +146,24 @@ interface MemoryFigure {
 	copiesPerFileInFlight: number;
 }
 
-async function memoryFigure(env: { baseUrl: string; apiKey: string }, count: number, width: number, offset: number): Promise<MemoryFigure> {
+async function memoryFigure(
+	env: { baseUrl: string; apiKey: string },
+	count: number,
+	width: number,
+	offset: number,
+): Promise<MemoryFigure> {
 	return await uploadRun(env, count, width, offset);
 }
 
 /** Runs bench/real-n8n.mjs with Node 24 of .n8n-local (through scripts/n8n-local.mjs). */
 async function realN8n(sandbox: SandboxProcess, scenarios: object[]): Promise<unknown> {
-	const child = spawn(process.execPath, [path.join(__dirname, 'real-n8n.mjs'), JSON.stringify({ origin: sandbox.origin, scenarios })], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		process.execPath,
+		[path.join(__dirname, 'real-n8n.mjs'), JSON.stringify({ origin: sandbox.origin, scenarios })],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	let out = '';
 	child.stdout.on('data', (chunk: Buffer) => {
 		out += chunk.toString();
@@ -176,13 +194,25 @@ async function main() {
 	const env = { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY };
 	const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}, ${process.platform}/${process.arch}`;
 	console.log(`${machine}; sandbox in a separate process`);
-	const results: Record<string, unknown> = { date: new Date().toISOString(), machine, processingMs, latencyMs, concurrency };
+	const results: Record<string, unknown> = {
+		date: new Date().toISOString(),
+		machine,
+		processingMs,
+		latencyMs,
+		concurrency,
+	};
 	try {
 		// 1. Batch with waiting (harness).
 		const batch: BatchFigure[] = [];
 		for (const envelope of envelopes) {
 			for (const uploads of batches) {
-				const figure = await batchFigure(sandbox, { envelope, uploads, concurrency, processingMs, latencyMs });
+				const figure = await batchFigure(sandbox, {
+					envelope,
+					uploads,
+					concurrency,
+					processingMs,
+					latencyMs,
+				});
 				printBatch('batch (n8n-core engine)', figure);
 				batch.push(figure);
 			}
@@ -201,7 +231,10 @@ async function main() {
 
 		// 3. Upload memory: one file alone, then several at once.
 		await sandbox.control('POST', 'reset', { processingDelayMs: 10, latencyMs: 0 });
-		results.uploadMemory = [await memoryFigure(env, 1, 1, 0), await memoryFigure(env, uploadCount, 5, 1)];
+		results.uploadMemory = [
+			await memoryFigure(env, 1, 1, 0),
+			await memoryFigure(env, uploadCount, 5, 1),
+		];
 
 		// 4. Real n8n: the node and the do-it-yourself path on the same sandbox.
 		if (values['no-real-n8n']) {
@@ -209,14 +242,32 @@ async function main() {
 		} else {
 			const uploads = Number(values['real-n8n-uploads']);
 			const scenarios: object[] = envelopes.flatMap((envelope) => [
-				...(['node', 'diy'] as const).map((kind) => ({ kind, envelope, uploads, processingMs, latencyMs, concurrency })),
+				...(['node', 'diy'] as const).map((kind) => ({
+					kind,
+					envelope,
+					uploads,
+					processingMs,
+					latencyMs,
+					concurrency,
+				})),
 				{ kind: 'returnAll', envelope, scans: scanCount, latencyMs },
 				{ kind: 'timeout', envelope, waitTimeoutS: 1, latencyMs },
 			]);
 			// Peak memory in filesystem binary mode: the node next to the HTTP Request node.
-			const memory = { envelope: envelopes[0], files: Number(values['mem-files']), fileMb: Number(values['mem-mb']), concurrency, latencyMs };
-			if (memory.files > 0) scenarios.push({ kind: 'memNode', ...memory }, { kind: 'memHttp', ...memory });
-			const real = (await realN8n(sandbox, scenarios)) as { skipped?: string; error?: string; results?: Array<Record<string, unknown>> };
+			const memory = {
+				envelope: envelopes[0],
+				files: Number(values['mem-files']),
+				fileMb: Number(values['mem-mb']),
+				concurrency,
+				latencyMs,
+			};
+			if (memory.files > 0)
+				scenarios.push({ kind: 'memNode', ...memory }, { kind: 'memHttp', ...memory });
+			const real = (await realN8n(sandbox, scenarios)) as {
+				skipped?: string;
+				error?: string;
+				results?: Array<Record<string, unknown>>;
+			};
 			results.realN8n = real;
 			if (real.skipped) console.log(`real n8n: skipped: ${real.skipped}`);
 			else if (real.error) console.log(`real n8n: failed: ${real.error}`);
@@ -229,7 +280,10 @@ async function main() {
 				}
 				if (r.kind === 'memNode' || r.kind === 'memHttp') {
 					const http = (real.results ?? []).find((o) => o.kind === 'memHttp');
-					const ratio = r.kind === 'memNode' && http ? ` = ${round(Number(r.peakRssMb) / Number(http.peakRssMb))}x the HTTP Request node` : '';
+					const ratio =
+						r.kind === 'memNode' && http
+							? ` = ${round(Number(r.peakRssMb) / Number(http.peakRssMb))}x the HTTP Request node`
+							: '';
 					console.log(
 						`real n8n peak memory (filesystem binary mode), ${r.kind === 'memNode' ? 'node        ' : 'HTTP Request'} ${r.files} files of ${r.fileMb} MB at concurrency ${r.concurrency}: ` +
 							`peak RSS ${r.peakRssMb} MB${ratio}; ${r.uploaded}/${r.files} uploaded in ${r.wallMs} ms`,

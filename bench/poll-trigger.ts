@@ -28,7 +28,9 @@ async function main(): Promise<void> {
 			const items = await trigger.poll();
 			const ms = Number(process.hrtime.bigint() - started) / 1e6;
 			const requests = sandbox.control.requests().length;
-			console.log(`  ${count} new finished scans: ${items?.length ?? 0} items, ${requests} requests, ${ms.toFixed(0)} ms`);
+			console.log(
+				`  ${count} new finished scans: ${items?.length ?? 0} items, ${requests} requests, ${ms.toFixed(0)} ms`,
+			);
 		}
 	} finally {
 		await sandbox.close();

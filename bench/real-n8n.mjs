@@ -61,7 +61,14 @@ function codeNode(uploads) {
 	};
 }
 
-const trigger = { id: 'trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const trigger = {
+	id: 'trigger',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 function nodeWorkflow(id, scenario) {
 	return {
@@ -211,7 +218,8 @@ function memoryFiles(files, fileMb) {
 		if (existsSync(file) && statSync(file).size === size) continue;
 		const bytes = Buffer.alloc(size, 0x20);
 		bytes.write(`%PDF-1.4\n% bench memory file ${i}\n`, 0);
-		for (let at = 64; at < size - 16; at += 4096) bytes.writeUInt32LE((i * 2654435761 + at) >>> 0, at);
+		for (let at = 64; at < size - 16; at += 4096)
+			bytes.writeUInt32LE((i * 2654435761 + at) >>> 0, at);
 		bytes.write('\n%%EOF\n', size - 7);
 		writeFileSync(file, bytes);
 	}
@@ -255,7 +263,9 @@ function memoryWorkflow(id, scenario, baseUrl, dir) {
 						method: 'POST',
 						url: `${baseUrl}/scans`,
 						sendHeaders: true,
-						headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${SANDBOX_KEY}` }] },
+						headerParameters: {
+							parameters: [{ name: 'Authorization', value: `Bearer ${SANDBOX_KEY}` }],
+						},
 						sendBody: true,
 						contentType: 'multipart-form-data',
 						bodyParameters: {
@@ -303,14 +313,18 @@ async function executeMeasured(id, env) {
 	}, 20);
 	const status = await new Promise((resolve) => child.once('close', (code) => resolve(code)));
 	clearInterval(timer);
-	if (!stdout.includes('{')) throw new Error(`n8n execute exited with ${status} and no JSON: ${stdout.slice(-1000)} ${stderr.slice(-2000)}`);
+	if (!stdout.includes('{'))
+		throw new Error(
+			`n8n execute exited with ${status} and no JSON: ${stdout.slice(-1000)} ${stderr.slice(-2000)}`,
+		);
 	return { stdout, peakRssBytes: peak };
 }
 
 function parseRunOutput(stdout) {
 	const start = stdout.startsWith('{') ? 0 : stdout.indexOf('\n{') + 1;
 	const end = stdout.lastIndexOf('\n}');
-	if (start <= 0 && !stdout.startsWith('{')) throw new Error(`no JSON in the output of n8n execute:\n${stdout.slice(-2000)}`);
+	if (start <= 0 && !stdout.startsWith('{'))
+		throw new Error(`no JSON in the output of n8n execute:\n${stdout.slice(-2000)}`);
 	return JSON.parse(stdout.slice(start, end + 2));
 }
 
@@ -319,12 +333,17 @@ function span(run, first, last) {
 	const runData = run?.data?.resultData?.runData ?? {};
 	const a = runData[first]?.[0];
 	const b = runData[last]?.[0];
-	if (!a || !b) throw new Error(`no run data for ${first} / ${last}: ${JSON.stringify(run?.data?.resultData?.error ?? {}).slice(0, 500)}`);
+	if (!a || !b)
+		throw new Error(
+			`no run data for ${first} / ${last}: ${JSON.stringify(run?.data?.resultData?.error ?? {}).slice(0, 500)}`,
+		);
 	return b.startTime + b.executionTime - a.startTime;
 }
 
 function outputOf(run, nodeName) {
-	return (run?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+	return (run?.data?.resultData?.runData?.[nodeName]?.[0]?.data?.main?.[0] ?? []).map(
+		(item) => item.json,
+	);
 }
 
 async function control(origin, method, route, body, attempt = 0) {
@@ -355,27 +374,48 @@ export async function runRealN8n({ origin, scenarios }) {
 	importCredential({ baseUrl, env });
 
 	const results = [];
-	const memoryEnv = n8nEnv({ home, port: await freePort(), extra: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } });
+	const memoryEnv = n8nEnv({
+		home,
+		port: await freePort(),
+		extra: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
+	});
 	for (const [index, scenario] of scenarios.entries()) {
 		const id = `benchWorkflow${String(index).padStart(3, '0')}`;
 		if (scenario.kind === 'memNode' || scenario.kind === 'memHttp') {
 			const dir = memoryFiles(scenario.files, scenario.fileMb);
 			importWorkflow(memoryWorkflow(id, scenario, baseUrl, dir), { env });
-			await control(origin, 'POST', 'reset', { envelope: scenario.envelope, latencyMs: scenario.latencyMs, processingDelayMs: 10 });
+			await control(origin, 'POST', 'reset', {
+				envelope: scenario.envelope,
+				latencyMs: scenario.latencyMs,
+				processingDelayMs: 10,
+			});
 			const { stdout, peakRssBytes } = await executeMeasured(id, memoryEnv);
 			const run = parseRunOutput(stdout);
 			const out = outputOf(run, 'Upload');
 			const requests = await control(origin, 'GET', 'requests');
-			const created = requests.filter((r) => r.method === 'POST' && r.path === '/scans' && r.status === 201).length;
-			results.push({ ...scenario, peakRssMb: Math.round(peakRssBytes / 1024 / 1024), uploaded: created, items: out.length, wallMs: span(run, 'Upload', 'Upload') });
+			const created = requests.filter(
+				(r) => r.method === 'POST' && r.path === '/scans' && r.status === 201,
+			).length;
+			results.push({
+				...scenario,
+				peakRssMb: Math.round(peakRssBytes / 1024 / 1024),
+				uploaded: created,
+				items: out.length,
+				wallMs: span(run, 'Upload', 'Upload'),
+			});
 			continue;
 		}
 		if (scenario.kind === 'returnAll') {
 			importWorkflow(returnAllWorkflow(id), { env });
 			await control(origin, 'POST', 'reset', { envelope: scenario.envelope, latencyMs: 0 });
-			const { ids } = await control(origin, 'POST', 'scans', { count: scenario.scans, template_id: 2 });
+			const { ids } = await control(origin, 'POST', 'scans', {
+				count: scenario.scans,
+				template_id: 2,
+			});
 			await control(origin, 'POST', 'options', { latencyMs: scenario.latencyMs });
-			const run = parseRunOutput(n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs: 300_000 }).stdout);
+			const run = parseRunOutput(
+				n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs: 300_000 }).stdout,
+			);
 			const wallMs = span(run, 'Scan', 'Scan');
 			const got = outputOf(run, 'Scan').map((json) => Number(json.id));
 			const expected = [...ids].reverse();
@@ -392,7 +432,10 @@ export async function runRealN8n({ origin, scenarios }) {
 		}
 		if (scenario.kind === 'timeout') {
 			importWorkflow(timeoutWorkflow(id, scenario), { env });
-			await control(origin, 'POST', 'reset', { envelope: scenario.envelope, latencyMs: scenario.latencyMs });
+			await control(origin, 'POST', 'reset', {
+				envelope: scenario.envelope,
+				latencyMs: scenario.latencyMs,
+			});
 			await control(origin, 'POST', 'hold', { hold: true });
 			await control(origin, 'POST', 'faults', {
 				method: 'GET',
@@ -402,7 +445,9 @@ export async function runRealN8n({ origin, scenarios }) {
 				headers: { 'Retry-After': '30' },
 				times: 100,
 			});
-			const run = parseRunOutput(n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs: 300_000 }).stdout);
+			const run = parseRunOutput(
+				n8nSync(['execute', `--id=${id}`, '--rawOutput'], { env, timeoutMs: 300_000 }).stdout,
+			);
 			const wallMs = span(run, 'Scan', 'Scan');
 			const [item] = outputOf(run, 'Scan');
 			results.push({
@@ -413,7 +458,8 @@ export async function runRealN8n({ origin, scenarios }) {
 			});
 			continue;
 		}
-		const workflow = scenario.kind === 'node' ? nodeWorkflow(id, scenario) : diyWorkflow(id, scenario, baseUrl);
+		const workflow =
+			scenario.kind === 'node' ? nodeWorkflow(id, scenario) : diyWorkflow(id, scenario, baseUrl);
 		importWorkflow(workflow, { env });
 		await control(origin, 'POST', 'reset', {
 			envelope: scenario.envelope,
@@ -425,7 +471,9 @@ export async function runRealN8n({ origin, scenarios }) {
 		const last = scenario.kind === 'node' ? 'Scan' : 'Get';
 		const first = scenario.kind === 'node' ? 'Scan' : 'Upload';
 		const wallMs = span(run, first, last);
-		const out = outputOf(run, last).map((json) => (json.data && json.data.id !== undefined ? json.data : json));
+		const out = outputOf(run, last).map((json) =>
+			json.data && json.data.id !== undefined ? json.data : json,
+		);
 		const requests = await control(origin, 'GET', 'requests');
 		const gets = requests.filter((r) => r.method === 'GET').length;
 		// How long after the service finished each scan the workflow held it.
@@ -464,7 +512,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 			process.exit(0);
 		},
 		(error) => {
-			process.stdout.write(`\n@@RESULT@@${JSON.stringify({ error: String(error?.stack ?? error) })}\n`);
+			process.stdout.write(
+				`\n@@RESULT@@${JSON.stringify({ error: String(error?.stack ?? error) })}\n`,
+			);
 			process.exit(1);
 		},
 	);

@@ -12,7 +12,10 @@
  */
 import { DEFAULT_API_KEY } from '../sandbox/server';
 import { binaryItem, runNode } from '../test/harness/n8n';
-import { setup as useTemporaryUserFolder, teardown as removeTemporaryUserFolder } from '../test/harness/user-folder';
+import {
+	setup as useTemporaryUserFolder,
+	teardown as removeTemporaryUserFolder,
+} from '../test/harness/user-folder';
 import { round } from './batch';
 import type { RequestEntry, SandboxProcess } from './sandbox-process';
 import { pdfOfSize, startSandboxProcess } from './sandbox-process';
@@ -42,14 +45,31 @@ const PAGES_SIDE_BY_SIDE = 8;
 
 export async function rerunFigure(
 	sandbox: SandboxProcess,
-	options: { envelope: 'data' | 'bare'; documents: number; olderScans: number; latencyMs: number; concurrency: number },
+	options: {
+		envelope: 'data' | 'bare';
+		documents: number;
+		olderScans: number;
+		latencyMs: number;
+		concurrency: number;
+	},
 ): Promise<RerunFigure> {
 	const { envelope, documents, olderScans, latencyMs, concurrency } = options;
 	const env = { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY };
-	await sandbox.control('POST', 'reset', { envelope, latencyMs: 0, processingDelayMs: 10, rateLimitPerHour: 10_000 });
-	await sandbox.control('POST', 'scans', { count: olderScans, template_id: 1, age_ms: 2 * 60 * 60 * 1000 });
+	await sandbox.control('POST', 'reset', {
+		envelope,
+		latencyMs: 0,
+		processingDelayMs: 10,
+		rateLimitPerHour: 10_000,
+	});
+	await sandbox.control('POST', 'scans', {
+		count: olderScans,
+		template_id: 1,
+		age_ms: 2 * 60 * 60 * 1000,
+	});
 	const files = Array.from({ length: documents }, (_, i) => pdfOfSize(256, `rerun-${i}`));
-	const items = files.map((file, i) => binaryItem(file, `Invoice-${String(i).padStart(4, '0')}.pdf`, 'application/pdf'));
+	const items = files.map((file, i) =>
+		binaryItem(file, `Invoice-${String(i).padStart(4, '0')}.pdf`, 'application/pdf'),
+	);
 	const parameters = {
 		resource: 'scan',
 		operation: 'upload',
@@ -59,7 +79,8 @@ export async function rerunFigure(
 	};
 	const first = await runNode({ parameters, items, env });
 	if (first.error) throw first.error;
-	const creditsBefore = (await sandbox.control<{ used_scans: number }>('GET', 'account')).used_scans;
+	const creditsBefore = (await sandbox.control<{ used_scans: number }>('GET', 'account'))
+		.used_scans;
 
 	// The re-run comes an hour later: uploads count against the hourly limit before the service
 	// answers 409, so a re-run within the same hour would be held back by the node's limit check.
@@ -74,7 +95,9 @@ export async function rerunFigure(
 	const creditsAfter = (await sandbox.control<{ used_scans: number }>('GET', 'account')).used_scans;
 	const pages = Math.ceil((olderScans + documents) / PAGE_SIZE);
 	const posts = requests.filter((r) => r.method === 'POST' && r.path === '/scans');
-	const idealMs = Math.ceil(pages / PAGES_SIDE_BY_SIDE) * latencyMs + Math.ceil(documents / concurrency) * latencyMs;
+	const idealMs =
+		Math.ceil(pages / PAGES_SIDE_BY_SIDE) * latencyMs +
+		Math.ceil(documents / concurrency) * latencyMs;
 	const firstIds = first.output.map((item) => item.json.id);
 	return {
 		envelope,
@@ -91,7 +114,9 @@ export async function rerunFigure(
 		wallMs: Math.round(wallMs),
 		idealMs,
 		ratio: round(wallMs / idealMs),
-		correct: rerun.output.length === documents && rerun.output.every((item, i) => item.json.id === firstIds[i]),
+		correct:
+			rerun.output.length === documents &&
+			rerun.output.every((item, i) => item.json.id === firstIds[i]),
 	};
 }
 
@@ -113,7 +138,13 @@ export async function rerunFigures(
 	const olderScans = Number(process.env.RERUN_OLDER_SCANS ?? 20_000);
 	const figures: RerunFigure[] = [];
 	for (const envelope of options.envelopes) {
-		const figure = await rerunFigure(sandbox, { envelope, documents, olderScans, latencyMs: options.latencyMs, concurrency: options.concurrency });
+		const figure = await rerunFigure(sandbox, {
+			envelope,
+			documents,
+			olderScans,
+			latencyMs: options.latencyMs,
+			concurrency: options.concurrency,
+		});
 		printRerun(figure);
 		figures.push(figure);
 	}
@@ -126,7 +157,11 @@ if (require.main === module) {
 		useTemporaryUserFolder();
 		const sandbox = await startSandboxProcess();
 		try {
-			await rerunFigures(sandbox, { envelopes: ['data', 'bare'], latencyMs: Number(process.env.RERUN_LATENCY_MS ?? 50), concurrency: 5 });
+			await rerunFigures(sandbox, {
+				envelopes: ['data', 'bare'],
+				latencyMs: Number(process.env.RERUN_LATENCY_MS ?? 50),
+				concurrency: 5,
+			});
 		} finally {
 			sandbox.stop();
 			removeTemporaryUserFolder();

@@ -30,7 +30,10 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
 			'--allow-insecure-webhooks',
 			...args,
 		],
-		{ stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, '../sandbox/tsconfig.json') } },
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, '../sandbox/tsconfig.json') },
+		},
 	);
 	const origin = await new Promise<string>((resolve, reject) => {
 		let out = '';
@@ -55,7 +58,11 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
 /** A PDF header followed by filler, unique per call so the service does not answer 409. */
 export function pdfOfSize(bytes: number, label: string): Buffer {
 	const file = Buffer.alloc(Math.max(bytes, 64), 0x20);
-	file.write(`%PDF-1.7\n% benchmark ${label} ${process.pid} ${Date.now()} ${Math.random()}\n`, 0, 'latin1');
+	file.write(
+		`%PDF-1.7\n% benchmark ${label} ${process.pid} ${Date.now()} ${Math.random()}\n`,
+		0,
+		'latin1',
+	);
 	file.write('\n%%EOF\n', file.length - 7, 'latin1');
 	return file;
 }
@@ -70,7 +77,11 @@ export function percentile(values: number[], p: number): number {
  * For each scan: how long after the service finished it the node held it, taken from the
  * sandbox's log: the first `GET /scans/{id}` handled (arrival + latency) after `updatedAt`.
  */
-export async function deliveryDelays(sandbox: SandboxProcess, scanIds: number[], latencyMs: number): Promise<number[]> {
+export async function deliveryDelays(
+	sandbox: SandboxProcess,
+	scanIds: number[],
+	latencyMs: number,
+): Promise<number[]> {
 	const requests = await sandbox.control<RequestEntry[]>('GET', 'requests');
 	const delays: number[] = [];
 	for (const id of scanIds) {

@@ -10,83 +10,84 @@ import { Store } from './state';
 import { RequestLogEntry, SandboxOptions } from './types';
 
 export class SandboxCore {
-  readonly clock = new VirtualClock();
-  readonly store = new Store(this.clock);
-  readonly faults = new Faults();
-  /** Other clients of an account: their recent uploads, and slots or credit they take mid-batch. */
-  readonly competition = new Competition(this.store, this.clock);
-  /** Processing steps (cancelled by reset and shutdown). */
-  readonly processingTimers = new Scheduler();
-  /** Per-request waits such as latency faults (cancelled by shutdown only). */
-  readonly requestTimers = new Scheduler();
-  readonly deliverer: Deliverer;
-  readonly processor: Processor;
-  requestLog: RequestLogEntry[] = [];
-  /** Actions run when a later GET /scans (listing) request arrives, before it is answered. */
-  private listingHooks: Array<{ skip: number; run: () => void }> = [];
-  private current: ResolvedOptions;
+	readonly clock = new VirtualClock();
+	readonly store = new Store(this.clock);
+	readonly faults = new Faults();
+	/** Other clients of an account: their recent uploads, and slots or credit they take mid-batch. */
+	readonly competition = new Competition(this.store, this.clock);
+	/** Processing steps (cancelled by reset and shutdown). */
+	readonly processingTimers = new Scheduler();
+	/** Per-request waits such as latency faults (cancelled by shutdown only). */
+	readonly requestTimers = new Scheduler();
+	readonly deliverer: Deliverer;
+	readonly processor: Processor;
+	requestLog: RequestLogEntry[] = [];
+	/** Actions run when a later GET /scans (listing) request arrives, before it is answered. */
+	private listingHooks: Array<{ skip: number; run: () => void }> = [];
+	private current: ResolvedOptions;
 
-  constructor(private readonly startOptions: ResolvedOptions) {
-    this.current = startOptions;
-    const options = (): ResolvedOptions => this.current;
-    this.deliverer = new Deliverer({ store: this.store, clock: this.clock, options });
-    this.processor = new Processor({
-      store: this.store,
-      scheduler: this.processingTimers,
-      options,
-      onTerminal: (scan) => this.deliverer.dispatchForScan(scan),
-    });
-    this.seed();
-  }
+	constructor(private readonly startOptions: ResolvedOptions) {
+		this.current = startOptions;
+		const options = (): ResolvedOptions => this.current;
+		this.deliverer = new Deliverer({ store: this.store, clock: this.clock, options });
+		this.processor = new Processor({
+			store: this.store,
+			scheduler: this.processingTimers,
+			options,
+			onTerminal: (scan) => this.deliverer.dispatchForScan(scan),
+		});
+		this.seed();
+	}
 
-  get options(): ResolvedOptions {
-    return this.current;
-  }
+	get options(): ResolvedOptions {
+		return this.current;
+	}
 
-  setOptions(partial: Partial<SandboxOptions>): void {
-    this.current = mergeLiveOptions(this.current, partial);
-  }
+	setOptions(partial: Partial<SandboxOptions>): void {
+		this.current = mergeLiveOptions(this.current, partial);
+	}
 
-  /** Wipes all state and reseeds; options return to the start options, then `partial` applies. */
-  reset(partial: Partial<SandboxOptions> = {}): void {
-    if (partial.port !== undefined || partial.host !== undefined) throw new Error('port and host cannot change on reset');
-    const next = mergeOptions(this.startOptions, partial);
-    this.stopBackgroundWork('sandbox reset');
-    this.current = next;
-    this.clock.reset();
-    this.faults.clear();
-    this.listingHooks = [];
-    this.competition.reset();
-    this.requestLog = [];
-    this.store.clear();
-    this.seed();
-  }
+	/** Wipes all state and reseeds; options return to the start options, then `partial` applies. */
+	reset(partial: Partial<SandboxOptions> = {}): void {
+		if (partial.port !== undefined || partial.host !== undefined)
+			throw new Error('port and host cannot change on reset');
+		const next = mergeOptions(this.startOptions, partial);
+		this.stopBackgroundWork('sandbox reset');
+		this.current = next;
+		this.clock.reset();
+		this.faults.clear();
+		this.listingHooks = [];
+		this.competition.reset();
+		this.requestLog = [];
+		this.store.clear();
+		this.seed();
+	}
 
-  /** Runs `run` when the listing request after the next `skip` ones arrives (before it is answered). */
-  onListingRequest(skip: number, run: () => void): void {
-    this.listingHooks.push({ skip, run });
-  }
+	/** Runs `run` when the listing request after the next `skip` ones arrives (before it is answered). */
+	onListingRequest(skip: number, run: () => void): void {
+		this.listingHooks.push({ skip, run });
+	}
 
-  /** Called by GET /scans before it reads the store. */
-  beforeListing(): void {
-    const due = this.listingHooks.filter((hook) => hook.skip === 0);
-    this.listingHooks = this.listingHooks.filter((hook) => hook.skip > 0);
-    for (const hook of this.listingHooks) hook.skip -= 1;
-    for (const hook of due) hook.run();
-  }
+	/** Called by GET /scans before it reads the store. */
+	beforeListing(): void {
+		const due = this.listingHooks.filter((hook) => hook.skip === 0);
+		this.listingHooks = this.listingHooks.filter((hook) => hook.skip > 0);
+		for (const hook of this.listingHooks) hook.skip -= 1;
+		for (const hook of due) hook.run();
+	}
 
-  shutdown(): void {
-    this.stopBackgroundWork('sandbox closed');
-    this.requestTimers.cancelAll();
-  }
+	shutdown(): void {
+		this.stopBackgroundWork('sandbox closed');
+		this.requestTimers.cancelAll();
+	}
 
-  private stopBackgroundWork(reason: string): void {
-    this.processingTimers.cancelAll();
-    this.processor.reset();
-    this.deliverer.abortAll(reason);
-  }
+	private stopBackgroundWork(reason: string): void {
+		this.processingTimers.cancelAll();
+		this.processor.reset();
+		this.deliverer.abortAll(reason);
+	}
 
-  private seed(): void {
-    if (this.current.seed) this.store.seed(this.current.extraApiKeys);
-  }
+	private seed(): void {
+		if (this.current.seed) this.store.seed(this.current.extraApiKeys);
+	}
 }

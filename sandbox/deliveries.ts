@@ -11,204 +11,215 @@ export const FAILURES_BEFORE_DEACTIVATION = 10;
 
 /** `sha256=` + lowercase hex HMAC-SHA256 of the raw body. */
 export function signBody(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+	return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
 }
 
 /** The event a terminal scan status sends, if any. */
 export function eventForStatus(status: ScanRecord['status']): WebhookEvent | undefined {
-  if (status === 'completed' || status === 'validation_failed') return 'scan.completed';
-  if (status === 'failed') return 'scan.failed';
-  return undefined;
+	if (status === 'completed' || status === 'validation_failed') return 'scan.completed';
+	if (status === 'failed') return 'scan.failed';
+	return undefined;
 }
 
-export function buildEventBody(event: WebhookEvent, scan: ScanRecord, timestampMs: number): Record<string, unknown> {
-  const common = { scan_id: scan.id, filename: scan.filename, template_id: scan.templateId };
-  const data =
-    event === 'scan.failed'
-      ? { ...common, status: 'failed', error_message: scan.errorMessage }
-      : {
-          ...common,
-          status: scan.status,
-          confidence: scan.confidence,
-          extracted_data: scan.extractedData,
-          validation_errors: scan.validationErrors ?? [],
-          is_partial: scan.isPartial,
-        };
-  return { event, timestamp: isoWithOffset(timestampMs), data };
+export function buildEventBody(
+	event: WebhookEvent,
+	scan: ScanRecord,
+	timestampMs: number,
+): Record<string, unknown> {
+	const common = { scan_id: scan.id, filename: scan.filename, template_id: scan.templateId };
+	const data =
+		event === 'scan.failed'
+			? { ...common, status: 'failed', error_message: scan.errorMessage }
+			: {
+					...common,
+					status: scan.status,
+					confidence: scan.confidence,
+					extracted_data: scan.extractedData,
+					validation_errors: scan.validationErrors ?? [],
+					is_partial: scan.isPartial,
+				};
+	return { event, timestamp: isoWithOffset(timestampMs), data };
 }
 
 interface PostResult {
-  status?: number;
-  error?: string;
+	status?: number;
+	error?: string;
 }
 
 interface Waiter {
-  count: number;
-  resolve: (records: DeliveryRecord[]) => void;
-  reject: (err: Error) => void;
-  timer: NodeJS.Timeout;
+	count: number;
+	resolve: (records: DeliveryRecord[]) => void;
+	reject: (err: Error) => void;
+	timer: NodeJS.Timeout;
 }
 
 export interface DelivererDeps {
-  store: Store;
-  clock: VirtualClock;
-  options: () => ResolvedOptions;
+	store: Store;
+	clock: VirtualClock;
+	options: () => ResolvedOptions;
 }
 
 export class Deliverer {
-  private records: DeliveryRecord[] = [];
-  private waiters: Waiter[] = [];
-  private readonly inflight = new Set<http.ClientRequest>();
-  /** Bumped by abortAll(); attempts started in an older generation leave no trace. */
-  private generation = 0;
+	private records: DeliveryRecord[] = [];
+	private waiters: Waiter[] = [];
+	private readonly inflight = new Set<http.ClientRequest>();
+	/** Bumped by abortAll(); attempts started in an older generation leave no trace. */
+	private generation = 0;
 
-  constructor(private readonly deps: DelivererDeps) {}
+	constructor(private readonly deps: DelivererDeps) {}
 
-  /** Fire-and-forget: the scan's event to every active webhook of its account subscribed to it. */
-  dispatchForScan(scan: ScanRecord): void {
-    const event = eventForStatus(scan.status);
-    if (!event) return;
-    for (const webhook of this.deps.store.webhooksOf(scan.accountId)) {
-      if (webhook.active && webhook.events.includes(event)) void this.send(webhook, event, scan);
-    }
-  }
+	/** Fire-and-forget: the scan's event to every active webhook of its account subscribed to it. */
+	dispatchForScan(scan: ScanRecord): void {
+		const event = eventForStatus(scan.status);
+		if (!event) return;
+		for (const webhook of this.deps.store.webhooksOf(scan.accountId)) {
+			if (webhook.active && webhook.events.includes(event)) void this.send(webhook, event, scan);
+		}
+	}
 
-  /** One attempt now, regardless of the webhook's subscriptions; resolves when the attempt is recorded. */
-  send(webhook: WebhookRecord, event: WebhookEvent, scan: ScanRecord): Promise<DeliveryRecord> {
-    const generation = this.generation;
-    const body = JSON.stringify(buildEventBody(event, scan, this.deps.clock.now()));
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      'User-Agent': 'DocumentScanningSandbox/1.0',
-      'X-Service-Event': event,
-      'X-Service-Signature': signBody(webhook.secret, body),
-    };
-    const started = Date.now();
-    return this.post(webhook.url, body, headers).then((result) => {
-      const success = result.status !== undefined && result.status >= 200 && result.status < 300;
-      const record: DeliveryRecord = {
-        webhookId: webhook.id,
-        scanId: scan.id,
-        url: webhook.url,
-        event,
-        ...result,
-        success,
-        body,
-        headers,
-        durationMs: Date.now() - started,
-      };
-      if (generation === this.generation) this.record(record);
-      return record;
-    });
-  }
+	/** One attempt now, regardless of the webhook's subscriptions; resolves when the attempt is recorded. */
+	send(webhook: WebhookRecord, event: WebhookEvent, scan: ScanRecord): Promise<DeliveryRecord> {
+		const generation = this.generation;
+		const body = JSON.stringify(buildEventBody(event, scan, this.deps.clock.now()));
+		const headers: Record<string, string> = {
+			'Content-Type': 'application/json',
+			'User-Agent': 'DocumentScanningSandbox/1.0',
+			'X-Service-Event': event,
+			'X-Service-Signature': signBody(webhook.secret, body),
+		};
+		const started = Date.now();
+		return this.post(webhook.url, body, headers).then((result) => {
+			const success = result.status !== undefined && result.status >= 200 && result.status < 300;
+			const record: DeliveryRecord = {
+				webhookId: webhook.id,
+				scanId: scan.id,
+				url: webhook.url,
+				event,
+				...result,
+				success,
+				body,
+				headers,
+				durationMs: Date.now() - started,
+			};
+			if (generation === this.generation) this.record(record);
+			return record;
+		});
+	}
 
-  list(): DeliveryRecord[] {
-    return this.records.map((r) => ({ ...r, headers: { ...r.headers } }));
-  }
+	list(): DeliveryRecord[] {
+		return this.records.map((r) => ({ ...r, headers: { ...r.headers } }));
+	}
 
-  clear(): void {
-    this.records = [];
-  }
+	clear(): void {
+		this.records = [];
+	}
 
-  /** Resolves once at least `count` attempts have been recorded (since the last clear/reset). */
-  waitFor(count: number, timeoutMs = 20_000): Promise<DeliveryRecord[]> {
-    if (this.records.length >= count) return Promise.resolve(this.list());
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        count,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          reject(new Error(`Expected ${count} deliveries within ${timeoutMs} ms, got ${this.records.length}`));
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-    });
-  }
+	/** Resolves once at least `count` attempts have been recorded (since the last clear/reset). */
+	waitFor(count: number, timeoutMs = 20_000): Promise<DeliveryRecord[]> {
+		if (this.records.length >= count) return Promise.resolve(this.list());
+		return new Promise((resolve, reject) => {
+			const waiter: Waiter = {
+				count,
+				resolve,
+				reject,
+				timer: setTimeout(() => {
+					this.waiters = this.waiters.filter((w) => w !== waiter);
+					reject(
+						new Error(
+							`Expected ${count} deliveries within ${timeoutMs} ms, got ${this.records.length}`,
+						),
+					);
+				}, timeoutMs),
+			};
+			this.waiters.push(waiter);
+		});
+	}
 
-  /** Aborts attempts in flight (they are not recorded), forgets records and fails pending waits. */
-  abortAll(reason: string): void {
-    this.generation += 1;
-    for (const req of this.inflight) req.destroy(new Error(reason));
-    this.inflight.clear();
-    this.records = [];
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new Error(`Waiting for deliveries stopped: ${reason}`));
-    }
-    this.waiters = [];
-  }
+	/** Aborts attempts in flight (they are not recorded), forgets records and fails pending waits. */
+	abortAll(reason: string): void {
+		this.generation += 1;
+		for (const req of this.inflight) req.destroy(new Error(reason));
+		this.inflight.clear();
+		this.records = [];
+		for (const waiter of this.waiters) {
+			clearTimeout(waiter.timer);
+			waiter.reject(new Error(`Waiting for deliveries stopped: ${reason}`));
+		}
+		this.waiters = [];
+	}
 
-  private record(record: DeliveryRecord): void {
-    const { store, clock } = this.deps;
-    const webhook = store.webhook(record.webhookId);
-    if (webhook) {
-      webhook.lastDeliveryAt = clock.now();
-      if (record.success) webhook.failureCount = 0;
-      else {
-        webhook.failureCount += 1;
-        if (webhook.failureCount >= FAILURES_BEFORE_DEACTIVATION) webhook.active = false;
-      }
-      store.addLog({
-        webhookId: webhook.id,
-        scanId: record.scanId,
-        event: record.event,
-        url: record.url,
-        statusCode: record.status ?? null,
-        success: record.success,
-        error: record.error ?? (record.success ? null : `HTTP ${record.status}`),
-        durationMs: record.durationMs,
-        attempt: 1,
-      });
-    }
-    this.records.push(record);
-    const ready = this.waiters.filter((w) => this.records.length >= w.count);
-    this.waiters = this.waiters.filter((w) => this.records.length < w.count);
-    for (const waiter of ready) {
-      clearTimeout(waiter.timer);
-      waiter.resolve(this.list());
-    }
-  }
+	private record(record: DeliveryRecord): void {
+		const { store, clock } = this.deps;
+		const webhook = store.webhook(record.webhookId);
+		if (webhook) {
+			webhook.lastDeliveryAt = clock.now();
+			if (record.success) webhook.failureCount = 0;
+			else {
+				webhook.failureCount += 1;
+				if (webhook.failureCount >= FAILURES_BEFORE_DEACTIVATION) webhook.active = false;
+			}
+			store.addLog({
+				webhookId: webhook.id,
+				scanId: record.scanId,
+				event: record.event,
+				url: record.url,
+				statusCode: record.status ?? null,
+				success: record.success,
+				error: record.error ?? (record.success ? null : `HTTP ${record.status}`),
+				durationMs: record.durationMs,
+				attempt: 1,
+			});
+		}
+		this.records.push(record);
+		const ready = this.waiters.filter((w) => this.records.length >= w.count);
+		this.waiters = this.waiters.filter((w) => this.records.length < w.count);
+		for (const waiter of ready) {
+			clearTimeout(waiter.timer);
+			waiter.resolve(this.list());
+		}
+	}
 
-  /** POST with a timeout; redirects are not followed (a 3xx counts as a failure). */
-  private post(url: string, body: string, headers: Record<string, string>): Promise<PostResult> {
-    return new Promise((resolve) => {
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch {
-        resolve({ error: 'Invalid URL' });
-        return;
-      }
-      const { deliveryTimeoutMs, allowInsecureWebhookUrls } = this.deps.options();
-      let settled = false;
-      const finish = (result: PostResult): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(result);
-      };
-      const client = target.protocol === 'https:' ? https : http;
-      const req = client.request(
-        target,
-        {
-          method: 'POST',
-          headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-          agent: false,
-          // With insecure URLs allowed (local work), self-signed receiver certificates are accepted too.
-          rejectUnauthorized: !allowInsecureWebhookUrls,
-        },
-        (res) => {
-          res.resume();
-          finish({ status: res.statusCode });
-        },
-      );
-      const timer = setTimeout(() => req.destroy(new Error(`No reply within ${deliveryTimeoutMs} ms`)), deliveryTimeoutMs);
-      req.on('error', (err) => finish({ error: err.message }));
-      req.on('close', () => this.inflight.delete(req));
-      this.inflight.add(req);
-      req.end(body);
-    });
-  }
+	/** POST with a timeout; redirects are not followed (a 3xx counts as a failure). */
+	private post(url: string, body: string, headers: Record<string, string>): Promise<PostResult> {
+		return new Promise((resolve) => {
+			let target: URL;
+			try {
+				target = new URL(url);
+			} catch {
+				resolve({ error: 'Invalid URL' });
+				return;
+			}
+			const { deliveryTimeoutMs, allowInsecureWebhookUrls } = this.deps.options();
+			let settled = false;
+			const finish = (result: PostResult): void => {
+				if (settled) return;
+				settled = true;
+				clearTimeout(timer);
+				resolve(result);
+			};
+			const client = target.protocol === 'https:' ? https : http;
+			const req = client.request(
+				target,
+				{
+					method: 'POST',
+					headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+					agent: false,
+					// With insecure URLs allowed (local work), self-signed receiver certificates are accepted too.
+					rejectUnauthorized: !allowInsecureWebhookUrls,
+				},
+				(res) => {
+					res.resume();
+					finish({ status: res.statusCode });
+				},
+			);
+			const timer = setTimeout(
+				() => req.destroy(new Error(`No reply within ${deliveryTimeoutMs} ms`)),
+				deliveryTimeoutMs,
+			);
+			req.on('error', (err) => finish({ error: err.message }));
+			req.on('close', () => this.inflight.delete(req));
+			this.inflight.add(req);
+			req.end(body);
+		});
+	}
 }

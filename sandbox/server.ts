@@ -25,147 +25,173 @@ export * from './types';
 export const API_PREFIX = '/api/v1';
 
 export interface Sandbox {
-  /** e.g. http://127.0.0.1:PORT/api/v1 (no trailing slash) */
-  readonly baseUrl: string;
-  /** e.g. http://127.0.0.1:PORT */
-  readonly origin: string;
-  readonly port: number;
-  readonly control: SandboxControl;
-  /** Stops the server, timers and deliveries in flight. */
-  close(): Promise<void>;
+	/** e.g. http://127.0.0.1:PORT/api/v1 (no trailing slash) */
+	readonly baseUrl: string;
+	/** e.g. http://127.0.0.1:PORT */
+	readonly origin: string;
+	readonly port: number;
+	readonly control: SandboxControl;
+	/** Stops the server, timers and deliveries in flight. */
+	close(): Promise<void>;
 }
 
 /** Query parameters that look like credentials are never written to the log. */
 function loggableQuery(params: URLSearchParams): string {
-  if ([...params.keys()].length === 0) return '';
-  const safe = new URLSearchParams();
-  for (const [name, value] of params) safe.append(name, /key|token|secret|signature|auth/i.test(name) ? '[redacted]' : value);
-  return `?${safe.toString()}`;
+	if ([...params.keys()].length === 0) return '';
+	const safe = new URLSearchParams();
+	for (const [name, value] of params)
+		safe.append(name, /key|token|secret|signature|auth/i.test(name) ? '[redacted]' : value);
+	return `?${safe.toString()}`;
 }
 
 function apiPathOf(pathname: string): string | undefined {
-  if (pathname === API_PREFIX) return '/';
-  return pathname.startsWith(`${API_PREFIX}/`) ? pathname.slice(API_PREFIX.length) : undefined;
+	if (pathname === API_PREFIX) return '/';
+	return pathname.startsWith(`${API_PREFIX}/`) ? pathname.slice(API_PREFIX.length) : undefined;
 }
 
 function isControlPath(pathname: string): boolean {
-  return pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
+	return pathname === CONTROL_PREFIX || pathname.startsWith(`${CONTROL_PREFIX}/`);
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
 }
 
 /** Host part for URLs: wildcard binds are reached through loopback; IPv6 literals get brackets. */
 function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
+	if (host === '0.0.0.0') return '127.0.0.1';
+	if (host === '::') return '[::1]';
+	return host.includes(':') ? `[${host}]` : host;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const core = new SandboxCore(mergeOptions(DEFAULT_OPTIONS, options));
-  const control = createControl(core);
-  const handleControl = createControlHandler(control);
-  let origin = '';
+	const core = new SandboxCore(mergeOptions(DEFAULT_OPTIONS, options));
+	const control = createControl(core);
+	const handleControl = createControlHandler(control);
+	let origin = '';
 
-  const log = (line: string): void => core.options.log?.(line);
+	const log = (line: string): void => core.options.log?.(line);
 
-  async function handleControlRequest(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<void> {
-    const started = Date.now();
-    const response = await handleControl(req, pathname.slice(CONTROL_PREFIX.length) || '/');
-    writeResponse(res, response);
-    log(`[control] ${req.method} ${pathname} -> ${response.status} ${Date.now() - started}ms`);
-  }
+	async function handleControlRequest(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		pathname: string,
+	): Promise<void> {
+		const started = Date.now();
+		const response = await handleControl(req, pathname.slice(CONTROL_PREFIX.length) || '/');
+		writeResponse(res, response);
+		log(`[control] ${req.method} ${pathname} -> ${response.status} ${Date.now() - started}ms`);
+	}
 
-  async function handleApiRequest(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
-    const started = Date.now();
-    const method = req.method ?? 'GET';
-    const apiPath = apiPathOf(url.pathname);
-    const credentials = readCredentials(req.headers);
-    const entry: RequestLogEntry = {
-      method,
-      path: apiPath ?? url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      status: null,
-      authScheme: credentials.scheme,
-      at: isoWithOffset(core.clock.now()),
-      atMs: core.clock.now(),
-    };
-    core.requestLog.push(entry);
-    const fault = core.faults.take(method, entry.path);
-    if (fault) entry.fault = fault.kind;
-    const finish = (): void =>
-      log(
-        `${method} ${url.pathname}${loggableQuery(url.searchParams)} -> ${entry.status ?? 'dropped'} ` +
-          `${Date.now() - started}ms auth=${credentials.scheme}${fault ? ` fault=${fault.kind}` : ''}`,
-      );
+	async function handleApiRequest(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+		url: URL,
+	): Promise<void> {
+		const started = Date.now();
+		const method = req.method ?? 'GET';
+		const apiPath = apiPathOf(url.pathname);
+		const credentials = readCredentials(req.headers);
+		const entry: RequestLogEntry = {
+			method,
+			path: apiPath ?? url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			status: null,
+			authScheme: credentials.scheme,
+			at: isoWithOffset(core.clock.now()),
+			atMs: core.clock.now(),
+		};
+		core.requestLog.push(entry);
+		const fault = core.faults.take(method, entry.path);
+		if (fault) entry.fault = fault.kind;
+		const finish = (): void =>
+			log(
+				`${method} ${url.pathname}${loggableQuery(url.searchParams)} -> ${entry.status ?? 'dropped'} ` +
+					`${Date.now() - started}ms auth=${credentials.scheme}${fault ? ` fault=${fault.kind}` : ''}`,
+			);
 
-    if (fault?.kind === 'drop') {
-      req.socket.destroy();
-      finish();
-      return;
-    }
-    if (fault?.kind === 'latency') await core.requestTimers.sleep(fault.latencyMs);
-    // Network latency of a real service (option latencyMs), before the request is handled.
-    if (core.options.latencyMs > 0) await core.requestTimers.sleep(core.options.latencyMs);
+		if (fault?.kind === 'drop') {
+			req.socket.destroy();
+			finish();
+			return;
+		}
+		if (fault?.kind === 'latency') await core.requestTimers.sleep(fault.latencyMs);
+		// Network latency of a real service (option latencyMs), before the request is handled.
+		if (core.options.latencyMs > 0) await core.requestTimers.sleep(core.options.latencyMs);
 
-    let response: ApiResponse;
-    try {
-      if (fault?.kind === 'status' || fault?.kind === 'status500') {
-        response = errorResponse(fault.status, `Injected fault: HTTP ${fault.status}.`, fault.headers);
-      } else if (apiPath === undefined) {
-        response = notFoundPage(API_PREFIX);
-      } else {
-        const baseUrl = req.headers.host ? `http://${req.headers.host}${API_PREFIX}` : `${origin}${API_PREFIX}`;
-        response = await handleApi(core, { req, path: apiPath, query: url.searchParams, credentials, baseUrl });
-      }
-    } catch (err) {
-      log(`internal error on ${method} ${url.pathname}: ${(err as Error).message}`);
-      response = errorResponse(500, 'Internal sandbox error; retry the request later.');
-    }
-    entry.status = response.status;
-    entry.doneAtMs = core.clock.now();
-    // The Date header follows the sandbox's (virtual) clock, as a real server's follows its own.
-    const dated = { ...response, headers: { Date: new Date(core.clock.now()).toUTCString(), ...response.headers } };
-    if (fault?.kind === 'dropAfterCommit') req.socket.destroy();
-    else writeResponse(res, dated);
-    finish();
-  }
+		let response: ApiResponse;
+		try {
+			if (fault?.kind === 'status' || fault?.kind === 'status500') {
+				response = errorResponse(
+					fault.status,
+					`Injected fault: HTTP ${fault.status}.`,
+					fault.headers,
+				);
+			} else if (apiPath === undefined) {
+				response = notFoundPage(API_PREFIX);
+			} else {
+				const baseUrl = req.headers.host
+					? `http://${req.headers.host}${API_PREFIX}`
+					: `${origin}${API_PREFIX}`;
+				response = await handleApi(core, {
+					req,
+					path: apiPath,
+					query: url.searchParams,
+					credentials,
+					baseUrl,
+				});
+			}
+		} catch (err) {
+			log(`internal error on ${method} ${url.pathname}: ${(err as Error).message}`);
+			response = errorResponse(500, 'Internal sandbox error; retry the request later.');
+		}
+		entry.status = response.status;
+		entry.doneAtMs = core.clock.now();
+		// The Date header follows the sandbox's (virtual) clock, as a real server's follows its own.
+		const dated = {
+			...response,
+			headers: { Date: new Date(core.clock.now()).toUTCString(), ...response.headers },
+		};
+		if (fault?.kind === 'dropAfterCommit') req.socket.destroy();
+		else writeResponse(res, dated);
+		finish();
+	}
 
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-    const handled = isControlPath(url.pathname) ? handleControlRequest(req, res, url.pathname) : handleApiRequest(req, res, url);
-    handled.catch((err: Error) => {
-      log(`unhandled error: ${err.message}`);
-      if (!res.headersSent) writeResponse(res, errorResponse(500, 'Internal sandbox error.'));
-    });
-  });
+	const server = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+		const handled = isControlPath(url.pathname)
+			? handleControlRequest(req, res, url.pathname)
+			: handleApiRequest(req, res, url);
+		handled.catch((err: Error) => {
+			log(`unhandled error: ${err.message}`);
+			if (!res.headersSent) writeResponse(res, errorResponse(500, 'Internal sandbox error.'));
+		});
+	});
 
-  const resolved = core.options;
-  await listen(server, resolved.port, resolved.host);
-  const port = (server.address() as AddressInfo).port;
-  origin = `http://${urlHost(resolved.host)}:${port}`;
+	const resolved = core.options;
+	await listen(server, resolved.port, resolved.host);
+	const port = (server.address() as AddressInfo).port;
+	origin = `http://${urlHost(resolved.host)}:${port}`;
 
-  let closing: Promise<void> | undefined;
-  return {
-    baseUrl: `${origin}${API_PREFIX}`,
-    origin,
-    port,
-    control,
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        core.shutdown();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+	let closing: Promise<void> | undefined;
+	return {
+		baseUrl: `${origin}${API_PREFIX}`,
+		origin,
+		port,
+		control,
+		close: () => {
+			closing ??= new Promise<void>((resolve) => {
+				core.shutdown();
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			return closing;
+		},
+	};
 }

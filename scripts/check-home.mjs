@@ -24,7 +24,8 @@ const DEFAULT_FILES = [
 const ALLOWED = new Set(['.npm']);
 const TEST_FOLDER_PREFIX = 'n8n-nodes-document-scanning-test-';
 
-const testFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith(TEST_FOLDER_PREFIX));
+const testFolders = () =>
+	readdirSync(tmpdir()).filter((name) => name.startsWith(TEST_FOLDER_PREFIX));
 
 const files = process.argv.slice(2);
 const home = mkdtempSync(path.join(tmpdir(), 'check-home-'));
@@ -34,16 +35,23 @@ try {
 	const env = { ...process.env, HOME: home, USERPROFILE: home };
 	// The check is about where the suite writes, so the caller's choice must not hide it.
 	delete env.N8N_USER_FOLDER;
-	const run = spawnSync(process.execPath, [JEST, '-w', '2', ...(files.length ? files : DEFAULT_FILES)], {
-		cwd: ROOT,
-		env,
-		stdio: 'inherit',
-	});
+	const run = spawnSync(
+		process.execPath,
+		[JEST, '-w', '2', ...(files.length ? files : DEFAULT_FILES)],
+		{
+			cwd: ROOT,
+			env,
+			stdio: 'inherit',
+		},
+	);
 	const left = readdirSync(home).filter((name) => !ALLOWED.has(name));
 	const leftFolders = testFolders().filter((name) => !foldersBefore.has(name));
 	if (run.status !== 0) console.error(`check-home: jest failed (exit ${run.status ?? run.signal})`);
 	if (left.length > 0) console.error(`check-home: FAIL, written into HOME: ${left.join(', ')}`);
-	if (leftFolders.length > 0) console.error(`check-home: FAIL, test user folders left in ${tmpdir()}: ${leftFolders.join(', ')}`);
+	if (leftFolders.length > 0)
+		console.error(
+			`check-home: FAIL, test user folders left in ${tmpdir()}: ${leftFolders.join(', ')}`,
+		);
 	if (run.status === 0 && left.length === 0 && leftFolders.length === 0) {
 		console.log('check-home: OK, nothing was written into HOME');
 		status = 0;

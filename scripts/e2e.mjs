@@ -50,7 +50,15 @@ import { manualInstall } from './e2e-checks/manual-install.mjs';
 import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
 import { checkEditor, findChromium } from './e2e-checks/editor.mjs';
 import { runQueueE2e } from './e2e-queue/index.mjs';
-import { createResults, fetchOnceMore, nodeItems, settle, parseRunOutput, sandboxApi, unwrap } from './e2e-checks/support.mjs';
+import {
+	createResults,
+	fetchOnceMore,
+	nodeItems,
+	settle,
+	parseRunOutput,
+	sandboxApi,
+	unwrap,
+} from './e2e-checks/support.mjs';
 
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
 const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger, checkEditorIfChromium];
@@ -59,7 +67,9 @@ const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger, checkEditorIfChrom
 async function checkEditorIfChromium(ctx) {
 	const executablePath = findChromium();
 	if (!executablePath) {
-		ctx.log('SKIP editor checks: no Chromium (`which chromium` finds none; apt-get install chromium)');
+		ctx.log(
+			'SKIP editor checks: no Chromium (`which chromium` finds none; apt-get install chromium)',
+		);
 		return;
 	}
 	await checkEditor({ ...ctx, owner: DEFAULT_OWNER, executablePath });
@@ -72,7 +82,10 @@ const verbose = argv.includes('--verbose');
 const keep = argv.includes('--keep');
 // `--queue`: queue mode instead (scripts/e2e-queue/), on the line --n8n picks; `--queue-parts=checks,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
-const queueParts = argv.find((a) => a.startsWith('--queue-parts='))?.split('=')[1].split(',');
+const queueParts = argv
+	.find((a) => a.startsWith('--queue-parts='))
+	?.split('=')[1]
+	.split(',');
 const results = createResults();
 const check = results.check;
 let sandbox;
@@ -133,8 +146,15 @@ async function main() {
 	const n8nUrl = `http://localhost:${port}/`;
 	const samples = writeSampleInvoices(INVOICES_DIR);
 
-	sandbox = await startSandbox({ port: 0, quiet: true, echo: verbose, extraArgs: ['--processing-delay-ms', '50'] });
-	log(`sandbox on ${sandbox.baseUrl}, n8n home ${home}, n8n port ${port}, task broker port ${brokerPort}, ${samples.length} sample invoices`);
+	sandbox = await startSandbox({
+		port: 0,
+		quiet: true,
+		echo: verbose,
+		extraArgs: ['--processing-delay-ms', '50'],
+	});
+	log(
+		`sandbox on ${sandbox.baseUrl}, n8n home ${home}, n8n port ${port}, task broker port ${brokerPort}, ${samples.length} sample invoices`,
+	);
 	const origin = new URL(sandbox.baseUrl).origin;
 	const api = sandboxApi(sandbox.baseUrl, SANDBOX_KEY);
 	const ctx = {
@@ -164,7 +184,11 @@ async function main() {
 	try {
 		importWorkflow(E2E_WORKFLOW, { env });
 		const names = importExamples({ env });
-		check('n8n import:workflow (e2e workflow + examples/*.json)', true, `${names.length + 1} workflows, ${Date.now() - t} ms`);
+		check(
+			'n8n import:workflow (e2e workflow + examples/*.json)',
+			true,
+			`${names.length + 1} workflows, ${Date.now() - t} ms`,
+		);
 	} catch (err) {
 		check('n8n import:workflow (e2e workflow + examples/*.json)', false, err.message);
 	}
@@ -173,7 +197,10 @@ async function main() {
 	await settle();
 	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
 	t = Date.now();
-	const exec = n8nSync(['execute', `--id=${E2E_WORKFLOW.id}`, '--rawOutput'], { env, timeoutMs: 180_000 });
+	const exec = n8nSync(['execute', `--id=${E2E_WORKFLOW.id}`, '--rawOutput'], {
+		env,
+		timeoutMs: 180_000,
+	});
 	await settle();
 	let run;
 	try {
@@ -205,14 +232,22 @@ async function main() {
 	const balance = nodeItems(run, 'Balance');
 	check(
 		'Account → Get returns the balance (remaining_scans) from the sandbox',
-		balance.length === 1 && typeof balance[0].remaining_scans === 'number' && balance[0].remaining_scans === account.remaining_scans,
+		balance.length === 1 &&
+			typeof balance[0].remaining_scans === 'number' &&
+			balance[0].remaining_scans === account.remaining_scans,
 		JSON.stringify(balance[0] ?? null),
 	);
 
 	const sandboxTemplates = unwrap((await api('/templates?per_page=100')).body);
 	const expected = sandboxTemplates.map((tpl) => tpl.name).sort();
-	const got = nodeItems(run, 'Templates').map((tpl) => tpl.name).sort();
-	check('Template → Get Many returns the sandbox templates', got.length > 0 && JSON.stringify(got) === JSON.stringify(expected), `${got.join(', ')}`);
+	const got = nodeItems(run, 'Templates')
+		.map((tpl) => tpl.name)
+		.sort();
+	check(
+		'Template → Get Many returns the sandbox templates',
+		got.length > 0 && JSON.stringify(got) === JSON.stringify(expected),
+		`${got.join(', ')}`,
+	);
 
 	// ---- the examples that start by hand, with `n8n execute` (e2e-checks/examples.mjs) -------
 	await checkExamplesCli(ctx);
@@ -243,28 +278,52 @@ async function main() {
 	await ensureOwner(n8nUrl);
 	const cookie = await login(n8nUrl);
 	ctx.cookie = cookie;
-	const nodeTypes = await (await fetch(new URL('types/nodes.json', n8nUrl), { headers: { cookie } })).json();
-	const credTypes = await (await fetch(new URL('types/credentials.json', n8nUrl), { headers: { cookie } })).json();
+	const nodeTypes = await (
+		await fetch(new URL('types/nodes.json', n8nUrl), { headers: { cookie } })
+	).json();
+	const credTypes = await (
+		await fetch(new URL('types/credentials.json', n8nUrl), { headers: { cookie } })
+	).json();
 	const nodeNames = new Set(nodeTypes.map((n) => n.name));
 	check(
 		'n8n lists the node types n8n-nodes-document-scanning.documentScanning and .documentScanningTrigger',
-		nodeNames.has(`${PACKAGE_NAME}.documentScanning`) && nodeNames.has(`${PACKAGE_NAME}.documentScanningTrigger`),
+		nodeNames.has(`${PACKAGE_NAME}.documentScanning`) &&
+			nodeNames.has(`${PACKAGE_NAME}.documentScanningTrigger`),
 		`${nodeNames.size} node types loaded${nodeNames.has(`${PACKAGE_NAME}.documentScanningTool`) ? ', AI tool variant too' : ''}`,
 	);
-	check('n8n lists the credential type documentScanningApi', credTypes.some((c) => c.name === 'documentScanningApi'), `${credTypes.length} credential types loaded`);
-	const packageErrors = n8nLog.filter((l) => /error/i.test(l) && /document-scanning|documentScanning/i.test(l));
-	check('n8n logs no error about the package', packageErrors.length === 0, packageErrors.slice(0, 3).join(' | '));
+	check(
+		'n8n lists the credential type documentScanningApi',
+		credTypes.some((c) => c.name === 'documentScanningApi'),
+		`${credTypes.length} credential types loaded`,
+	);
+	const packageErrors = n8nLog.filter(
+		(l) => /error/i.test(l) && /document-scanning|documentScanning/i.test(l),
+	);
+	check(
+		'n8n logs no error about the package',
+		packageErrors.length === 0,
+		packageErrors.slice(0, 3).join(' | '),
+	);
 
 	// The credential test n8n runs when a credential is saved in the editor.
 	const credTest = await fetch(new URL('rest/credentials/test', n8nUrl), {
 		method: 'POST',
 		headers: { cookie, 'content-type': 'application/json' },
 		body: JSON.stringify({
-			credentials: { id: CREDENTIAL.id, name: CREDENTIAL.name, type: CREDENTIAL.type, data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, authHeader: 'authorization' } },
+			credentials: {
+				id: CREDENTIAL.id,
+				name: CREDENTIAL.name,
+				type: CREDENTIAL.type,
+				data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, authHeader: 'authorization' },
+			},
 		}),
 	});
 	const credTestBody = await credTest.json().catch(() => ({}));
-	check('the credential test (GET /account) passes in n8n', credTest.ok && credTestBody?.data?.status === 'OK', JSON.stringify(credTestBody?.data ?? credTestBody));
+	check(
+		'the credential test (GET /account) passes in n8n',
+		credTest.ok && credTestBody?.data?.status === 'OK',
+		JSON.stringify(credTestBody?.data ?? credTestBody),
+	);
 
 	for (const serverCheck of SERVER_CHECKS) {
 		try {

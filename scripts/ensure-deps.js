@@ -7,6 +7,9 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 if (!existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
 	console.log('Installing dev dependencies (npm ci) ...');
-	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+		cwd: root,
+		stdio: 'inherit',
+	});
 	if (result.status !== 0) process.exit(result.status ?? 1);
 }

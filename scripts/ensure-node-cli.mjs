@@ -10,7 +10,15 @@
 // The user's npm settings (registry, proxy, cache) apply; only the outer npm's own variables
 // are dropped (scripts/npm-env.mjs).
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import {
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,7 +31,9 @@ const linkPath = path.join(root, 'node_modules', '@n8n', 'node-cli');
 
 /** The version tools/n8n-node-cli/package.json pins. */
 export function pinnedVersion() {
-	return JSON.parse(readFileSync(path.join(toolsDir, 'package.json'), 'utf8')).dependencies['@n8n/node-cli'];
+	return JSON.parse(readFileSync(path.join(toolsDir, 'package.json'), 'utf8')).dependencies[
+		'@n8n/node-cli'
+	];
 }
 
 function installedVersion() {
@@ -36,14 +46,19 @@ function installedVersion() {
 
 export function ensureNodeCli({ quiet = false } = {}) {
 	if (installedVersion() !== pinnedVersion()) {
-		if (!quiet) console.log(`Installing n8n's node CLI ${pinnedVersion()} into tools/n8n-node-cli/ (npm ci) ...`);
+		if (!quiet)
+			console.log(
+				`Installing n8n's node CLI ${pinnedVersion()} into tools/n8n-node-cli/ (npm ci) ...`,
+			);
 		const result = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
 			cwd: toolsDir,
 			stdio: quiet ? 'pipe' : 'inherit',
 			env: npmInstallEnv(),
 		});
 		if (result.status !== 0) {
-			throw new Error(`npm ci in tools/n8n-node-cli failed (exit ${result.status})${quiet ? `:\n${result.stderr}` : ''}`);
+			throw new Error(
+				`npm ci in tools/n8n-node-cli failed (exit ${result.status})${quiet ? `:\n${result.stderr}` : ''}`,
+			);
 		}
 	}
 	const target = path.relative(path.dirname(linkPath), installedCli);
@@ -59,7 +74,8 @@ export function ensureNodeCli({ quiet = false } = {}) {
 	if (current !== undefined) rmSync(linkPath, { force: true });
 	mkdirSync(path.dirname(linkPath), { recursive: true });
 	symlinkSync(target, linkPath, 'dir');
-	if (!existsSync(path.join(linkPath, 'package.json'))) throw new Error(`${linkPath} does not resolve`);
+	if (!existsSync(path.join(linkPath, 'package.json')))
+		throw new Error(`${linkPath} does not resolve`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

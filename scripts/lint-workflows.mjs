@@ -17,7 +17,9 @@ function filesToCheck(args) {
 	if (args.length > 0) return args.map((file) => path.resolve(file));
 	const missing = REQUIRED.filter((name) => !existsSync(path.join(WORKFLOWS, name)));
 	if (missing.length > 0) {
-		console.error(`lint:workflows: missing ${missing.map((name) => `.github/workflows/${name}`).join(', ')}`);
+		console.error(
+			`lint:workflows: missing ${missing.map((name) => `.github/workflows/${name}`).join(', ')}`,
+		);
 		process.exit(1);
 	}
 	return readdirSync(WORKFLOWS)

@@ -34,7 +34,10 @@ export function pickVersion(argv = [], env = process.env) {
 		}
 	}
 	version = version || env.N8N_LOCAL_VERSION || DEFAULT_N8N_VERSION;
-	if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`n8n version "${version}": expected an exact version such as 1.123.81 or 2.40.7`);
+	if (!/^\d+\.\d+\.\d+$/.test(version))
+		throw new Error(
+			`n8n version "${version}": expected an exact version such as 1.123.81 or 2.40.7`,
+		);
 	return { version, rest };
 }
 
@@ -62,6 +65,9 @@ export function n8nLine(version) {
 		installArgs: major >= 2 ? ['--ignore-scripts=true'] : ['--ignore-scripts=false'],
 		rebuild: major >= 2 ? ['sqlite3', 'isolated-vm'] : [],
 		/** The CLI command that makes a workflow active (2.x: publishes its current version). */
-		activateArgs: (id) => (major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true']),
+		activateArgs: (id) =>
+			major >= 2
+				? ['publish:workflow', `--id=${id}`]
+				: ['update:workflow', `--id=${id}`, '--active=true'],
 	};
 }

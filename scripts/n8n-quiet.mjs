@@ -24,7 +24,8 @@
 /** The environment entries for the n8n line `line` (from n8nLine()). */
 export function quietEnv(line) {
 	const both = { N8N_VERIFIED_PACKAGES_ENABLED: 'false', N8N_UNVERIFIED_PACKAGES_ENABLED: 'true' };
-	if (line.major < 2) return { ...both, N8N_RUNNERS_ENABLED: 'true', N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true' };
+	if (line.major < 2)
+		return { ...both, N8N_RUNNERS_ENABLED: 'true', N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true' };
 	return {
 		...both,
 		N8N_RUNNERS_TASK_TIMEOUT: '300',
@@ -33,7 +34,9 @@ export function quietEnv(line) {
 		// 2.x fetches n8n's catalogue of MCP servers (api.n8n.io/api/mcp-servers) at start and every
 		// few hours; offline that is a stack trace and "A system task run failed". The module does
 		// nothing else this repository uses. (1.123 has no such module: the name would stop it.)
-		N8N_DISABLED_MODULES: [process.env.N8N_DISABLED_MODULES, 'mcp-registry'].filter(Boolean).join(','),
+		N8N_DISABLED_MODULES: [process.env.N8N_DISABLED_MODULES, 'mcp-registry']
+			.filter(Boolean)
+			.join(','),
 	};
 }
 

@@ -31,7 +31,8 @@ export const OVERRIDDEN_NPM_CONFIG = [
 /** True for a variable that describes the outer npm process rather than the user's settings. */
 export function isOuterNpmVariable(name) {
 	const key = name.toLowerCase();
-	if (key.startsWith('npm_config_')) return OVERRIDDEN_NPM_CONFIG.includes(key.slice('npm_config_'.length).replace(/-/g, '_'));
+	if (key.startsWith('npm_config_'))
+		return OVERRIDDEN_NPM_CONFIG.includes(key.slice('npm_config_'.length).replace(/-/g, '_'));
 	// npm_package_*, npm_lifecycle_*, npm_command, npm_execpath, npm_node_execpath, ...
 	return key.startsWith('npm_');
 }

@@ -7,16 +7,55 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const SAMPLE_INVOICES = [
-	{ file: 'invoice-1001-acme.pdf', lines: ['ACME Office Supplies', 'Invoice 1001', 'Date 2024-03-04', 'Currency EUR', '2 x Paper A4 box   24.00', '1 x Stapler         9.50', 'Total              33.50'] },
-	{ file: 'invoice-1002-globex.pdf', lines: ['Globex Hardware', 'Invoice 1002', 'Date 2024-03-11', 'Currency EUR', '3 x USB-C cable    29.85', 'Total              29.85'] },
-	{ file: 'invoice-1003-initech.pdf', lines: ['Initech Services', 'Invoice 1003', 'Date 2024-03-18', 'Currency EUR', '5 h Consulting    600.00', '1 x Travel         80.00', 'Total             680.00'] },
+	{
+		file: 'invoice-1001-acme.pdf',
+		lines: [
+			'ACME Office Supplies',
+			'Invoice 1001',
+			'Date 2024-03-04',
+			'Currency EUR',
+			'2 x Paper A4 box   24.00',
+			'1 x Stapler         9.50',
+			'Total              33.50',
+		],
+	},
+	{
+		file: 'invoice-1002-globex.pdf',
+		lines: [
+			'Globex Hardware',
+			'Invoice 1002',
+			'Date 2024-03-11',
+			'Currency EUR',
+			'3 x USB-C cable    29.85',
+			'Total              29.85',
+		],
+	},
+	{
+		file: 'invoice-1003-initech.pdf',
+		lines: [
+			'Initech Services',
+			'Invoice 1003',
+			'Date 2024-03-18',
+			'Currency EUR',
+			'5 h Consulting    600.00',
+			'1 x Travel         80.00',
+			'Total             680.00',
+		],
+	},
 ];
 
 const escapePdfText = (text) => text.replace(/[\\()]/g, (c) => `\\${c}`);
 
 /** One page of text as a valid PDF 1.4 file (Helvetica, no compression). */
 export function invoicePdf(lines) {
-	const stream = ['BT', '/F1 12 Tf', '72 760 Td', '16 TL', ...lines.map((l) => `(${escapePdfText(l)}) '`), 'ET'].join('\n');
+	const stream = [
+		'BT',
+		'/F1 12 Tf',
+		'72 760 Td',
+		'16 TL',
+		...lines.map((l) => `(${escapePdfText(l)}) '`),
+		'ET',
+	].join('\n');
 	const objects = [
 		'<< /Type /Catalog /Pages 2 0 R >>',
 		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -40,6 +79,9 @@ export function invoicePdf(lines) {
 /** Writes the sample invoices into `dir` (created if needed); returns their file names. */
 export function writeSampleInvoices(dir) {
 	mkdirSync(dir, { recursive: true });
-	for (const { file, lines } of SAMPLE_INVOICES) writeFileSync(path.join(dir, file), invoicePdf(lines));
-	return readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort();
+	for (const { file, lines } of SAMPLE_INVOICES)
+		writeFileSync(path.join(dir, file), invoicePdf(lines));
+	return readdirSync(dir)
+		.filter((f) => f.endsWith('.pdf'))
+		.sort();
 }

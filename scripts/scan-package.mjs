@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,7 +20,10 @@ async function scanPacked() {
 	const work = mkdtempSync(path.join(tmpdir(), 'n8n-scan-'));
 	try {
 		const [{ filename }] = JSON.parse(
-			execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' }),
+			execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+				cwd: root,
+				encoding: 'utf8',
+			}),
 		);
 		const unpacked = path.join(work, 'package');
 		execFileSync('tar', ['-xzf', path.join(work, path.basename(filename)), '-C', work]);
@@ -33,6 +39,8 @@ const label = packed ? 'packed tarball' : 'source';
 if (result.passed) {
 	console.log(`n8n community package scan (${label}): passed`);
 } else {
-	console.error(`n8n community package scan (${label}): ${result.message}\n${result.details ?? ''}`);
+	console.error(
+		`n8n community package scan (${label}): ${result.message}\n${result.details ?? ''}`,
+	);
 	process.exitCode = 1;
 }

@@ -5,7 +5,20 @@ import path from 'node:path';
  * The banner's lines. `workflows` are the imported examples' names (all inactive: import makes them
  * so), `invoices` the sample PDFs' file names.
  */
-export function startBanner({ version, otherVersion, readySeconds, n8nUrl, owner, workflows, credential, sandboxBaseUrl, apiKey, invoices, invoicesDir, root }) {
+export function startBanner({
+	version,
+	otherVersion,
+	readySeconds,
+	n8nUrl,
+	owner,
+	workflows,
+	credential,
+	sandboxBaseUrl,
+	apiKey,
+	invoices,
+	invoicesDir,
+	root,
+}) {
 	const ownerLine = owner.skipped
 		? '  Owner:     first open asks you to create the owner account'
 		: `  Log in:    ${owner.email} / ${owner.password}  (${owner.created ? 'owner account created now' : 'the owner account npm start created on the first run'}; local only)`;

@@ -68,7 +68,12 @@ if (flags.help) {
 if (flags['sandbox-only']) {
 	const child = spawn(
 		process.execPath,
-		[path.join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', 'sandbox/cli.ts', '--allow-insecure-webhooks'],
+		[
+			path.join(ROOT, 'node_modules', 'ts-node', 'dist', 'bin.js'),
+			'--transpile-only',
+			'sandbox/cli.ts',
+			'--allow-insecure-webhooks',
+		],
 		{ cwd: ROOT, stdio: 'inherit' },
 	);
 	for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
@@ -90,7 +95,9 @@ async function main() {
 	ports.push(["n8n's task broker (N8N_PORT + 1)", brokerPort]);
 	for (const [name, port] of ports) {
 		if (!(await portIsFree(port))) {
-			console.error(`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)/)[1]}=<another port>.`);
+			console.error(
+				`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)/)[1]}=<another port>.`,
+			);
 			process.exit(1);
 		}
 	}

@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { properties } from './description';
@@ -16,7 +21,8 @@ export class DocumentScanningPollTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
-		description: 'Starts the workflow when a scan completes or fails, by polling (no public address needed)',
+		description:
+			'Starts the workflow when a scan completes or fails, by polling (no public address needed)',
 		defaults: { name: 'Document Scanning Poll Trigger' },
 		polling: true,
 		inputs: [],

@@ -9,7 +9,10 @@ import { filterReason, type TriggerOptions } from '../DocumentScanningTrigger/de
  * (`data.scan_id`, `data.status`, `data.extracted_data`, ...).
  */
 
-export type PollOptions = Pick<TriggerOptions, 'templateIds' | 'includeValidationFailed' | 'splitIntoRows'>;
+export type PollOptions = Pick<
+	TriggerOptions,
+	'templateIds' | 'includeValidationFailed' | 'splitIntoRows'
+>;
 
 /** The event a finished scan stands for. */
 export function eventOf(scan: IDataObject): 'scan.completed' | 'scan.failed' | undefined {
@@ -26,8 +29,13 @@ export function eventData(scan: IDataObject): IDataObject {
 
 /** The event body: `timestamp` is the scan's `updated_at` (when it reached its final state). */
 export function eventBody(scan: IDataObject, now: Date): IDataObject {
-	const updated = typeof scan.updated_at === 'string' && scan.updated_at !== '' ? scan.updated_at : undefined;
-	return { event: eventOf(scan) ?? null, timestamp: updated ?? now.toISOString(), data: eventData(scan) };
+	const updated =
+		typeof scan.updated_at === 'string' && scan.updated_at !== '' ? scan.updated_at : undefined;
+	return {
+		event: eventOf(scan) ?? null,
+		timestamp: updated ?? now.toISOString(),
+		data: eventData(scan),
+	};
 }
 
 /** Whether a finished scan passes the events and options of the node (same rules as the webhook trigger). */
@@ -38,7 +46,11 @@ export function accepts(scan: IDataObject, events: string[], options: PollOption
 }
 
 /** Items for the emitted scans: one per scan, or one per table row with "Split Into Table Rows". */
-export function toItems(scans: IDataObject[], options: PollOptions, now: Date): INodeExecutionData[] {
+export function toItems(
+	scans: IDataObject[],
+	options: PollOptions,
+	now: Date,
+): INodeExecutionData[] {
 	const items: IDataObject[] = [];
 	for (const scan of scans) {
 		const body = eventBody(scan, now);

@@ -2,7 +2,14 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapWithConcurrency } from '../DocumentScanning/helpers/utils';
-import { apiRequestFull, httpStatusOf, isLastPage, PAGE_SIZE, unwrapList, unwrapRecord } from '../DocumentScanning/transport';
+import {
+	apiRequestFull,
+	httpStatusOf,
+	isLastPage,
+	PAGE_SIZE,
+	unwrapList,
+	unwrapRecord,
+} from '../DocumentScanning/transport';
 import { readListing } from '../DocumentScanning/transport/listingReader';
 import { restless } from '../DocumentScanning/transport/paging';
 import type { Observation, PollState } from './state';
@@ -37,7 +44,11 @@ export interface ListingPage {
 
 /** Reads page `pageNumber` of GET /scans (no filters: the node filters itself). */
 export async function readPage(ctx: IPollFunctions, pageNumber: number): Promise<ListingPage> {
-	const response = await apiRequestFull.call(ctx, { method: 'GET', path: '/scans', qs: { page: pageNumber } });
+	const response = await apiRequestFull.call(ctx, {
+		method: 'GET',
+		path: '/scans',
+		qs: { page: pageNumber },
+	});
 	const page = unwrapList(response.body);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
 	const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
@@ -60,7 +71,11 @@ async function readScans(
 	let serverNow = Date.now();
 	const result = await readListing({
 		fetchPage: async (pageNumber) => {
-			const response = await apiRequestFull.call(ctx, { method: 'GET', path: '/scans', qs: { page: pageNumber } });
+			const response = await apiRequestFull.call(ctx, {
+				method: 'GET',
+				path: '/scans',
+				qs: { page: pageNumber },
+			});
 			if (pageNumber === 1) serverNow = serverClock(response.headers) ?? Date.now();
 			return unwrapList(response.body);
 		},
@@ -71,7 +86,8 @@ async function readScans(
 		lookahead: 1,
 		sequential: true,
 		stopAfter: (items) => stopAfter(items, serverNow),
-		tooManyPages: () => new NodeOperationError(ctx.getNode(), `GET /scans did not end after ${MAX_PAGES} pages`),
+		tooManyPages: () =>
+			new NodeOperationError(ctx.getNode(), `GET /scans did not end after ${MAX_PAGES} pages`),
 		restless: () => restless(ctx, '/scans'),
 		inParallel: async (count, width, task) => await mapWithConcurrency(count, width, task),
 	});
@@ -112,9 +128,17 @@ export async function observeAtActivation(ctx: IPollFunctions): Promise<ListingR
  * `isFollowDue`), at most MAX_SINGLE_FETCHES, in the order of `pending`. A failing single
  * fetch is recorded in `failed`; it does not fail the poll.
  */
-export async function observe(ctx: IPollFunctions, state: PollState, now: number): Promise<Observation> {
+export async function observe(
+	ctx: IPollFunctions,
+	state: PollState,
+	now: number,
+): Promise<Observation> {
 	const { horizon, pending } = state;
-	const listing = await readScans(ctx, (items) => items.some((scan) => (scanIdOf(scan) ?? Infinity) <= horizon), MAX_PAGES);
+	const listing = await readScans(
+		ctx,
+		(items) => items.some((scan) => (scanIdOf(scan) ?? Infinity) <= horizon),
+		MAX_PAGES,
+	);
 	const scans = listing.scans;
 
 	const gone = new Set<number>();
@@ -129,7 +153,10 @@ export async function observe(ctx: IPollFunctions, state: PollState, now: number
 		if ('failure' in answer) {
 			// 401, 403 and 429 concern the whole account, not this scan: the poll fails as a listing would.
 			if (ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0)) throw answer.failure;
-			failed.set(id, answer.failure instanceof Error ? answer.failure.message : String(answer.failure));
+			failed.set(
+				id,
+				answer.failure instanceof Error ? answer.failure.message : String(answer.failure),
+			);
 		} else if (answer.scan === undefined) {
 			gone.add(id);
 		} else {
@@ -140,9 +167,17 @@ export async function observe(ctx: IPollFunctions, state: PollState, now: number
 }
 
 /** One pending scan by ID, one attempt (a later poll retries, with back-off: state.ts); undefined scan: 404. */
-async function fetchOne(ctx: IPollFunctions, id: number): Promise<{ scan?: IDataObject } | { failure: unknown }> {
+async function fetchOne(
+	ctx: IPollFunctions,
+	id: number,
+): Promise<{ scan?: IDataObject } | { failure: unknown }> {
 	try {
-		const response = await apiRequestFull.call(ctx, { method: 'GET', path: `/scans/${id}`, passStatuses: [404], retry: false });
+		const response = await apiRequestFull.call(ctx, {
+			method: 'GET',
+			path: `/scans/${id}`,
+			passStatuses: [404],
+			retry: false,
+		});
 		if (response.statusCode === 404) return {};
 		const scan = unwrapRecord(response.body);
 		return { scan: { ...scan, id: scan.id ?? id } };

@@ -4,7 +4,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import { PAGE_SIZE } from '../DocumentScanning/transport';
 import { selectedEvents } from '../DocumentScanningTrigger/webhookLifecycle';
 import { accepts, type PollOptions, toItems } from './items';
-import { ACTIVATION_MAX_PAGES, MANUAL_MAX_PAGES, observe, observeAtActivation, readPage } from './listing';
+import {
+	ACTIVATION_MAX_PAGES,
+	MANUAL_MAX_PAGES,
+	observe,
+	observeAtActivation,
+	readPage,
+} from './listing';
 import { commit, initialState, isFinal, readState, writeState } from './state';
 
 /**
@@ -77,7 +83,8 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 			`Document Scanning Poll Trigger: stopped following ${result.dropped.length} unfinished scans (more than the limit); oldest: ${result.dropped[0]}`,
 		);
 	}
-	if (JSON.stringify(result.state) !== JSON.stringify(current)) writeState(staticData, result.state);
+	if (JSON.stringify(result.state) !== JSON.stringify(current))
+		writeState(staticData, result.state);
 	if (result.emit.length === 0) return null;
 	return [toItems(result.emit, options, new Date())];
 }

@@ -74,7 +74,8 @@ function stuckMap(value: unknown): Record<string, StuckScan> {
 	for (const [key, raw] of Object.entries(value as IDataObject)) {
 		const entry = raw as IDataObject;
 		const failures = Number(entry?.failures);
-		if (!Number.isSafeInteger(Number(key)) || !Number.isSafeInteger(failures) || failures < 1) continue;
+		if (!Number.isSafeInteger(Number(key)) || !Number.isSafeInteger(failures) || failures < 1)
+			continue;
 		result[key] = {
 			failures,
 			nextAt: Number(entry.nextAt) || 0,
@@ -209,7 +210,9 @@ export function commit(
 	];
 	let dropped: number[] = [];
 	if (pendingList.length > MAX_PENDING) {
-		const oldest = [...pendingList].sort((a, b) => a - b).slice(0, pendingList.length - MAX_PENDING);
+		const oldest = [...pendingList]
+			.sort((a, b) => a - b)
+			.slice(0, pendingList.length - MAX_PENDING);
 		const drop = new Set(oldest);
 		dropped = oldest;
 		pendingList = pendingList.filter((id) => !drop.has(id));
@@ -223,7 +226,9 @@ export function commit(
 			pending: pendingList,
 			emitted: [...new Set(emittedList)].slice(-MAX_EMITTED),
 			activatedAt: current.activatedAt,
-			stuck: Object.fromEntries(Object.entries(stuck).filter(([key]) => pendingList.includes(Number(key)))),
+			stuck: Object.fromEntries(
+				Object.entries(stuck).filter(([key]) => pendingList.includes(Number(key))),
+			),
 		},
 		emit: emit.sort(byCompletion),
 		dropped,

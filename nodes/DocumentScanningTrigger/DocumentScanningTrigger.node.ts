@@ -95,7 +95,7 @@ export class DocumentScanningTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 300,
 						description:
-							'How far (in seconds) the signed timestamp of a delivery may lie from the n8n server\'s clock, in the past or the future. Deliveries outside it are refused, so a captured delivery cannot be sent again later. 0 turns the check off. The n8n server\'s clock must be right.',
+							"How far (in seconds) the signed timestamp of a delivery may lie from the n8n server's clock, in the past or the future. Deliveries outside it are refused, so a captured delivery cannot be sent again later. 0 turns the check off. The n8n server's clock must be right.",
 					},
 					{
 						displayName: 'Split Into Table Rows',

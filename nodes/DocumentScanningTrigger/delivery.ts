@@ -1,4 +1,9 @@
-import type { IDataObject, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
 import { apiRequest } from '../DocumentScanning/transport';
@@ -36,19 +41,34 @@ function isRecord(value: unknown): value is IDataObject {
 
 /** Template IDs of the option: a list (multi-select) or a comma-separated string (expression). */
 export function templateIdSet(raw: unknown): Set<string> {
-	const list = Array.isArray(raw) ? raw : typeof raw === 'string' || typeof raw === 'number' ? String(raw).split(',') : [];
+	const list = Array.isArray(raw)
+		? raw
+		: typeof raw === 'string' || typeof raw === 'number'
+			? String(raw).split(',')
+			: [];
 	return new Set(list.map((entry) => String(entry).trim()).filter(Boolean));
 }
 
 /** Why a verified delivery starts nothing, or undefined when it should run the workflow. */
-export function filterReason(event: string, data: IDataObject, subscribed: string[], options: TriggerOptions): string | undefined {
-	if (!subscribed.includes(event)) return `event ${event || '(none)'} is not selected in this trigger`;
+export function filterReason(
+	event: string,
+	data: IDataObject,
+	subscribed: string[],
+	options: TriggerOptions,
+): string | undefined {
+	if (!subscribed.includes(event))
+		return `event ${event || '(none)'} is not selected in this trigger`;
 	const templates = templateIdSet(options.templateIds);
 	// A delivery that does not name its template is let through: no failure goes unnoticed.
 	if (templates.size > 0 && data.template_id !== undefined && data.template_id !== null) {
-		if (!templates.has(String(data.template_id))) return `template ${String(data.template_id)} is not selected`;
+		if (!templates.has(String(data.template_id)))
+			return `template ${String(data.template_id)} is not selected`;
 	}
-	if (event === 'scan.completed' && options.includeValidationFailed === false && data.status === 'validation_failed') {
+	if (
+		event === 'scan.completed' &&
+		options.includeValidationFailed === false &&
+		data.status === 'validation_failed'
+	) {
 		return 'scans with status validation_failed are excluded';
 	}
 	return undefined;
@@ -61,14 +81,27 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWe
 }
 
 export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = this.getRequestObject() as unknown as { rawBody?: unknown; readRawBody?: unknown; headers: IDataObject };
+	const request = this.getRequestObject() as unknown as {
+		rawBody?: unknown;
+		readRawBody?: unknown;
+		headers: IDataObject;
+	};
 	const stored = this.getWorkflowStaticData('node') as StoredWebhook;
 
 	const rawBody = await rawBodyOf(request);
-	const check = verifySignature(rawBody, request.headers['x-service-signature'], stored.webhookSecret);
+	const check = verifySignature(
+		rawBody,
+		request.headers['x-service-signature'],
+		stored.webhookSecret,
+	);
 	if (!check.valid || rawBody === undefined) {
-		this.logger.debug(`Document Scanning Trigger: delivery rejected (${check.problem ?? 'unknown'})`);
-		return respond(this, 401, { error: 'invalid_signature', message: describeProblem(check.problem) });
+		this.logger.debug(
+			`Document Scanning Trigger: delivery rejected (${check.problem ?? 'unknown'})`,
+		);
+		return respond(this, 401, {
+			error: 'invalid_signature',
+			message: describeProblem(check.problem),
+		});
 	}
 
 	// The signed bytes are the source of truth: the item is built from them, not from a
@@ -81,17 +114,27 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		body = undefined;
 	}
 	if (!isRecord(body)) {
-		return respond(this, 400, { error: 'invalid_body', message: 'The delivery body is not a JSON object' });
+		return respond(this, 400, {
+			error: 'invalid_body',
+			message: 'The delivery body is not a JSON object',
+		});
 	}
 
 	// Only the signed body names the event; the unsigned X-Service-Event header never decides.
 	if (typeof body.event !== 'string' || body.event === '') {
-		return respond(this, 400, { error: 'missing_event', message: 'The signed delivery body names no event' });
+		return respond(this, 400, {
+			error: 'missing_event',
+			message: 'The signed delivery body names no event',
+		});
 	}
 	const event = body.event;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 
-	const stale = replayProblem(body.timestamp, replayToleranceSeconds(options.replayTolerance), Date.now());
+	const stale = replayProblem(
+		body.timestamp,
+		replayToleranceSeconds(options.replayTolerance),
+		Date.now(),
+	);
 	if (stale !== undefined) {
 		this.logger.debug(`Document Scanning Trigger: delivery refused (${stale})`);
 		return respond(this, 400, { error: 'stale_delivery', message: stale });

@@ -32,7 +32,14 @@ function skipString(text: string, index: number): number {
 /** Index just past the number, true, false or null that starts at `index`: runs until a delimiter. */
 function skipScalar(text: string, index: number): number {
 	let i = index;
-	while (i < text.length && !WHITESPACE.has(text[i]) && text[i] !== ',' && text[i] !== '}' && text[i] !== ']') i++;
+	while (
+		i < text.length &&
+		!WHITESPACE.has(text[i]) &&
+		text[i] !== ',' &&
+		text[i] !== '}' &&
+		text[i] !== ']'
+	)
+		i++;
 	return i;
 }
 
@@ -85,7 +92,11 @@ function skipValue(text: string, index: number): number {
 }
 
 /** The literal text of `key` in the object that starts at `index`, or undefined. */
-function memberLiteral(text: string, index: number, key: string): { start: number; end: number } | undefined {
+function memberLiteral(
+	text: string,
+	index: number,
+	key: string,
+): { start: number; end: number } | undefined {
 	if (text[index] !== '{') return undefined;
 	let found: { start: number; end: number } | undefined;
 	let i = skipWhitespace(text, index + 1);
@@ -108,7 +119,10 @@ function memberLiteral(text: string, index: number, key: string): { start: numbe
  * `12345678901234567890` or `"42"`; undefined when the path does not exist.
  */
 export function rawLiteralAt(json: string, path: string[]): string | undefined {
-	let span: { start: number; end: number } | undefined = { start: skipWhitespace(json, 0), end: json.length };
+	let span: { start: number; end: number } | undefined = {
+		start: skipWhitespace(json, 0),
+		end: json.length,
+	};
 	for (const key of path) {
 		span = memberLiteral(json, span.start, key);
 		if (span === undefined) return undefined;

@@ -46,7 +46,11 @@ export function replayToleranceSeconds(raw: unknown): number {
  * off). `nowMs` is this machine's clock; the message names the difference, so a wrong clock
  * shows up in the service's delivery logs.
  */
-export function replayProblem(timestamp: unknown, toleranceSeconds: number, nowMs: number): string | undefined {
+export function replayProblem(
+	timestamp: unknown,
+	toleranceSeconds: number,
+	nowMs: number,
+): string | undefined {
 	if (toleranceSeconds === 0) return undefined;
 	const signedAt = parseTimestamp(timestamp);
 	if (signedAt === undefined) {
@@ -54,6 +58,7 @@ export function replayProblem(timestamp: unknown, toleranceSeconds: number, nowM
 	}
 	const skewSeconds = Math.round((nowMs - signedAt) / 1000);
 	if (Math.abs(nowMs - signedAt) <= toleranceSeconds * 1000) return undefined;
-	const direction = skewSeconds > 0 ? `${skewSeconds} s in the past` : `${-skewSeconds} s in the future`;
+	const direction =
+		skewSeconds > 0 ? `${skewSeconds} s in the past` : `${-skewSeconds} s in the future`;
 	return `The delivery's timestamp is ${direction}, outside the replay tolerance of ${toleranceSeconds} s (check that the n8n server's clock is right)`;
 }

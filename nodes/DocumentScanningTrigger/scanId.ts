@@ -17,7 +17,9 @@ export function scanIdFromDelivery(rawJson: string): ScanIdResult {
 		literal = rawLiteralAt(rawJson, ['data', 'scan_id']);
 	} catch (error) {
 		// The execution still starts (with fetchError): the 200 was sent, nothing redelivers.
-		return { problem: `data.scan_id of the delivery could not be read (${(error as Error).message}), so the full scan was not fetched` };
+		return {
+			problem: `data.scan_id of the delivery could not be read (${(error as Error).message}), so the full scan was not fetched`,
+		};
 	}
 	if (literal === undefined || literal === 'null') {
 		return { problem: 'The delivery names no data.scan_id, so the full scan could not be fetched' };

@@ -11,7 +11,8 @@ import { createHmac, timingSafeEqual } from 'crypto';
 /** Exactly `sha256=` + 64 lowercase hex digits; anything else is malformed. */
 const SIGNATURE_FORMAT = /^sha256=([0-9a-f]{64})$/;
 
-export type SignatureProblem = 'missingSecret' | 'missingBody' | 'missingSignature' | 'malformedSignature' | 'mismatch';
+export type SignatureProblem =
+	'missingSecret' | 'missingBody' | 'missingSignature' | 'malformedSignature' | 'mismatch';
 
 export interface SignatureCheck {
 	valid: boolean;
@@ -29,7 +30,8 @@ export function verifySignature(
 	signatureHeader: unknown,
 	secret: unknown,
 ): SignatureCheck {
-	if (typeof secret !== 'string' || secret === '') return { valid: false, problem: 'missingSecret' };
+	if (typeof secret !== 'string' || secret === '')
+		return { valid: false, problem: 'missingSecret' };
 	if (!Buffer.isBuffer(rawBody)) return { valid: false, problem: 'missingBody' };
 	if (signatureHeader === undefined || signatureHeader === null || signatureHeader === '') {
 		return { valid: false, problem: 'missingSignature' };

@@ -1,7 +1,13 @@
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestFull, apiRequestList, fieldNames, httpStatusOf, unwrapRecord } from '../DocumentScanning/transport';
+import {
+	apiRequestFull,
+	apiRequestList,
+	fieldNames,
+	httpStatusOf,
+	unwrapRecord,
+} from '../DocumentScanning/transport';
 
 /**
  * Registration of the trigger's webhook at the service (`webhookMethods.default`).
@@ -23,7 +29,12 @@ export interface StoredWebhook {
 	webhookEvents?: string[];
 }
 
-const STATIC_KEYS: Array<keyof StoredWebhook> = ['webhookId', 'webhookSecret', 'webhookUrl', 'webhookEvents'];
+const STATIC_KEYS: Array<keyof StoredWebhook> = [
+	'webhookId',
+	'webhookSecret',
+	'webhookUrl',
+	'webhookEvents',
+];
 const MAX_NAME_LENGTH = 255;
 
 export function clearStoredWebhook(staticData: IDataObject): void {
@@ -79,13 +90,17 @@ export function isRecordActive(record: IDataObject): boolean {
 function webhookUrlOf(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
 	if (!url) {
-		throw new NodeOperationError(ctx.getNode(), 'n8n could not determine the webhook URL of this trigger');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'n8n could not determine the webhook URL of this trigger',
+		);
 	}
 	return url;
 }
 
 function webhookName(ctx: IHookFunctions): string {
-	const workflowName = ctx.getWorkflow().name ?? `workflow ${String(ctx.getWorkflow().id ?? '')}`.trim();
+	const workflowName =
+		ctx.getWorkflow().name ?? `workflow ${String(ctx.getWorkflow().id ?? '')}`.trim();
 	const name = `n8n: ${workflowName} / ${ctx.getNode().name}`;
 	return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
 }
@@ -125,7 +140,10 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 			record !== undefined &&
 			sameUrl(record.url ?? stored.webhookUrl, url) &&
 			isRecordActive(record) &&
-			sameEvents(record.events === undefined ? (stored.webhookEvents ?? []) : recordEvents(record.events), events) &&
+			sameEvents(
+				record.events === undefined ? (stored.webhookEvents ?? []) : recordEvents(record.events),
+				events,
+			) &&
 			typeof stored.webhookSecret === 'string' &&
 			stored.webhookSecret !== '';
 		if (usable) {
@@ -156,20 +174,24 @@ function refusedUrlError(ctx: IHookFunctions, url: string, cause: NodeApiError):
 	} catch {
 		host = '';
 	}
-	const isLocal = /^(localhost|127\.|\[?::1\]?$|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host) || !host.includes('.');
+	const isLocal =
+		/^(localhost|127\.|\[?::1\]?$|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(
+			host,
+		) || !host.includes('.');
 	const serverDetail = cause.description ? `\nThe service said: ${cause.description}` : '';
 	const error = new NodeApiError(
 		ctx.getNode(),
 		{ httpCode: '422', message: `The webhook URL ${url} was refused` } as JsonObject,
 		{
 			message: `The Document Scanning service refused the webhook URL ${url}: it accepts only publicly reachable HTTPS addresses. Give n8n a public HTTPS address with the WEBHOOK_URL environment variable.`,
-			description: [
-				`The service delivers events to ${url}, which must be a public https:// address it can reach.`,
-				'Set the WEBHOOK_URL environment variable of n8n to the public HTTPS address n8n is reachable at (e.g. WEBHOOK_URL=https://n8n.example.com/), restart n8n, then activate the workflow again. A tunnel or reverse proxy with a certificate works too.',
-				`Test URLs (/webhook-test/...) on localhost are refused by the real service as well: it cannot reach your machine, so testing this trigger needs the same public HTTPS address.${
-					isTestUrl || isLocal ? ' This is such a URL.' : ''
-				}`,
-			].join('\n') + serverDetail,
+			description:
+				[
+					`The service delivers events to ${url}, which must be a public https:// address it can reach.`,
+					'Set the WEBHOOK_URL environment variable of n8n to the public HTTPS address n8n is reachable at (e.g. WEBHOOK_URL=https://n8n.example.com/), restart n8n, then activate the workflow again. A tunnel or reverse proxy with a certificate works too.',
+					`Test URLs (/webhook-test/...) on localhost are refused by the real service as well: it cannot reach your machine, so testing this trigger needs the same public HTTPS address.${
+						isTestUrl || isLocal ? ' This is such a URL.' : ''
+					}`,
+				].join('\n') + serverDetail,
 			httpCode: '422',
 		},
 	);
@@ -217,16 +239,26 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	const secret = typeof secretSource === 'string' ? secretSource : undefined;
 	const id = record.id as string | number | undefined;
 	if (id === undefined || id === null || id === '') {
-		throw new NodeOperationError(this.getNode(), 'The service created the webhook but returned no ID', {
-			description: 'Without the ID the webhook cannot be checked or deleted later. Check the webhooks of the account in the application.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The service created the webhook but returned no ID',
+			{
+				description:
+					'Without the ID the webhook cannot be checked or deleted later. Check the webhooks of the account in the application.',
+			},
+		);
 	}
 	if (!secret) {
 		// A webhook whose deliveries cannot be verified is useless: remove it again.
 		await deleteRemote(this, id);
-		throw new NodeOperationError(this.getNode(), 'The service created the webhook but returned no signing secret', {
-			description: 'Deliveries cannot be verified without the secret, so the webhook was deleted again.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'The service created the webhook but returned no signing secret',
+			{
+				description:
+					'Deliveries cannot be verified without the secret, so the webhook was deleted again.',
+			},
+		);
 	}
 
 	const stored: StoredWebhook = {

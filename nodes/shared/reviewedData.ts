@@ -27,7 +27,12 @@ export function mergeReviewedData(scan: IDataObject): MergedScanData {
 	const reviewedFields: string[] = [];
 	for (const [field, value] of Object.entries(reviewed)) {
 		// defineProperty: a field named "__proto__" is data like any other, never a prototype.
-		Object.defineProperty(data, field, { value, enumerable: true, writable: true, configurable: true });
+		Object.defineProperty(data, field, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 		reviewedFields.push(field);
 	}
 	return { data, reviewedFields };

@@ -64,7 +64,11 @@ function examples() {
 		.map((file) => ({ file, ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')) }));
 }
 
-const iconFile = (icon) => String(icon).replace(/^file:/, '').split('/').pop();
+const iconFile = (icon) =>
+	String(icon)
+		.replace(/^file:/, '')
+		.split('/')
+		.pop();
 const firstLine = (text) => text.split('\n')[0].trim();
 const sameSet = (a, b) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 
@@ -87,7 +91,9 @@ function compareOptions(shown, expected) {
 // ---- page helpers -------------------------------------------------------------------------
 
 const canvasNode = (page, { type, name }) =>
-	page.locator(`[data-test-id="canvas-node"]${type ? `[data-node-type="${type}"]` : ''}${name ? `[data-node-name="${name}"]` : ''}`);
+	page.locator(
+		`[data-test-id="canvas-node"]${type ? `[data-node-type="${type}"]` : ''}${name ? `[data-node-name="${name}"]` : ''}`,
+	);
 
 /** n8n's REST API from inside the logged-in page (its cookie is bound to the browser id). */
 async function browserRest(page, method, pathname, body) {
@@ -95,7 +101,10 @@ async function browserRest(page, method, pathname, body) {
 		async ({ method, pathname, body }) => {
 			const res = await fetch(`/rest/${pathname}`, {
 				method,
-				headers: { 'content-type': 'application/json', 'browser-id': localStorage.getItem('n8n-browserId') ?? '' },
+				headers: {
+					'content-type': 'application/json',
+					'browser-id': localStorage.getItem('n8n-browserId') ?? '',
+				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
 			const text = await res.text();
@@ -121,16 +130,21 @@ async function signIn(page, n8nUrl, owner) {
 		page.waitForURL((url) => !url.pathname.endsWith('/signin')).then(() => 'in'),
 		failed.waitFor().then(() => 'toast'),
 	]);
-	if (outcome === 'toast') throw new Error(`sign-in refused: ${(await failed.innerText()).replace(/\s+/g, ' ')}`);
+	if (outcome === 'toast')
+		throw new Error(`sign-in refused: ${(await failed.innerText()).replace(/\s+/g, ' ')}`);
 }
 
 /** Opens a workflow and waits until every one of its nodes is on the canvas. */
 async function openWorkflow(page, n8nUrl, id, nodeCount) {
 	await page.goto(new URL(`workflow/${id}`, n8nUrl).href);
 	await page.getByTestId('canvas-node').first().waitFor();
-	await page.waitForFunction((n) => document.querySelectorAll('[data-test-id="canvas-node"]').length >= n, nodeCount, {
-		timeout: TIMEOUT_MS,
-	});
+	await page.waitForFunction(
+		(n) => document.querySelectorAll('[data-test-id="canvas-node"]').length >= n,
+		nodeCount,
+		{
+			timeout: TIMEOUT_MS,
+		},
+	);
 }
 
 /** The node's icon image once it has loaded (or failed to): its file and natural size. */
@@ -140,7 +154,12 @@ async function iconOf(nodeLocator) {
 	return await img.evaluate(
 		(el) =>
 			new Promise((resolve) => {
-				const done = () => resolve({ src: el.getAttribute('src') ?? '', width: el.naturalWidth, height: el.naturalHeight });
+				const done = () =>
+					resolve({
+						src: el.getAttribute('src') ?? '',
+						width: el.naturalWidth,
+						height: el.naturalHeight,
+					});
 				if (el.complete) done();
 				else {
 					el.addEventListener('load', done, { once: true });
@@ -178,7 +197,11 @@ async function dropdownOptions(page, parameterName) {
 
 async function chooseOption(page, parameterName, optionName) {
 	await page.getByTestId(`parameter-input-${parameterName}`).click();
-	await page.getByRole('option').filter({ has: page.getByText(optionName, { exact: true }) }).first().click();
+	await page
+		.getByRole('option')
+		.filter({ has: page.getByText(optionName, { exact: true }) })
+		.first()
+		.click();
 	await page.getByRole('option').first().waitFor({ state: 'hidden' });
 }
 
@@ -190,7 +213,15 @@ async function screenshot(page, file) {
 
 // ---- the checks ---------------------------------------------------------------------------
 
-export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, executablePath, check, log = console.log }) {
+export async function checkEditor({
+	n8nUrl,
+	owner,
+	sandboxBaseUrl,
+	apiKey,
+	executablePath,
+	check,
+	log = console.log,
+}) {
 	const started = Date.now();
 	// docs/images/ only when asked (E2E_SCREENSHOTS_DIR=docs/images, or --screenshots): the bytes differ on
 	// every run, and a test run must not leave the work tree changed.
@@ -240,9 +271,17 @@ export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, execu
 		const page = await light.newPage();
 		try {
 			await signIn(page, n8nUrl, owner);
-			check('editor: the owner logs in through the sign-in form', true, `${executablePath}, ${new URL(page.url()).pathname}`);
+			check(
+				'editor: the owner logs in through the sign-in form',
+				true,
+				`${executablePath}, ${new URL(page.url()).pathname}`,
+			);
 		} catch (err) {
-			check('editor: the owner logs in through the sign-in form', false, err.message.split('\n')[0]);
+			check(
+				'editor: the owner logs in through the sign-in form',
+				false,
+				err.message.split('\n')[0],
+			);
 			return;
 		}
 
@@ -253,22 +292,44 @@ export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, execu
 
 		for (const workflow of workflows) {
 			const id = idByName.get(workflow.name);
-			if (!check(`editor: example "${workflow.name}" is in n8n`, Boolean(id), id ?? `not among ${[...idByName.keys()].join(', ')}`)) continue;
+			if (
+				!check(
+					`editor: example "${workflow.name}" is in n8n`,
+					Boolean(id),
+					id ?? `not among ${[...idByName.keys()].join(', ')}`,
+				)
+			)
+				continue;
 			try {
 				await checkWorkflow(ctx, workflow, id);
 			} catch (err) {
-				const shot = path.join(tmpdir(), `n8n-editor-failure-${workflow.file.replace(/\.json$/, '')}.png`);
+				const shot = path.join(
+					tmpdir(),
+					`n8n-editor-failure-${workflow.file.replace(/\.json$/, '')}.png`,
+				);
 				await page.screenshot({ path: shot }).catch(() => {});
-				check(`editor: example "${workflow.name}" could be checked`, false, `${err.message.split('\n')[0]} (screenshot: ${shot})`);
+				check(
+					`editor: example "${workflow.name}" could be checked`,
+					false,
+					`${err.message.split('\n')[0]} (screenshot: ${shot})`,
+				);
 			}
 		}
 		await checkIssueDetector(ctx).catch((err) =>
-			check('editor: control: a node with a missing required parameter shows the issue indicators', false, err.message.split('\n')[0]),
+			check(
+				'editor: control: a node with a missing required parameter shows the issue indicators',
+				false,
+				err.message.split('\n')[0],
+			),
 		);
 		await page.close();
 
 		// Dark theme: n8n follows the browser's colour scheme; the session carries over.
-		const dark = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'dark', storageState: await light.storageState() });
+		const dark = await browser.newContext({
+			viewport: VIEWPORT,
+			colorScheme: 'dark',
+			storageState: await light.storageState(),
+		});
 		dark.setDefaultTimeout(TIMEOUT_MS);
 		try {
 			await checkDarkIcons({ ...ctx, page: await dark.newPage() }, workflows, idByName);
@@ -283,10 +344,14 @@ export async function checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, execu
 }
 
 async function sandboxTemplates(sandboxBaseUrl, apiKey) {
-	const res = await fetch(`${sandboxBaseUrl}/templates?per_page=100`, { headers: { authorization: `Bearer ${apiKey}` } });
+	const res = await fetch(`${sandboxBaseUrl}/templates?per_page=100`, {
+		headers: { authorization: `Bearer ${apiKey}` },
+	});
 	const body = await res.json();
 	const list = body && typeof body === 'object' && 'data' in body ? body.data : body;
-	return (Array.isArray(list) ? list : []).map((t) => `${t.name}${t.extraction_mode ? ` (${t.extraction_mode})` : ''}`);
+	return (Array.isArray(list) ? list : []).map(
+		(t) => `${t.name}${t.extraction_mode ? ` (${t.extraction_mode})` : ''}`,
+	);
 }
 
 /** One example: canvas, icons, the package's nodes in the node view, no issues; screenshots. */
@@ -294,8 +359,17 @@ async function checkWorkflow(ctx, workflow, id) {
 	const { page, n8nUrl, descriptions, check } = ctx;
 	const label = `"${workflow.name}"`;
 	await openWorkflow(page, n8nUrl, id, workflow.nodes.length);
-	const shown = await page.getByTestId('canvas-node').evaluateAll((els) => els.map((e) => e.getAttribute('data-node-name')));
-	check(`editor: ${label} shows all its nodes on the canvas`, sameSet(shown, workflow.nodes.map((n) => n.name)), shown.join(', '));
+	const shown = await page
+		.getByTestId('canvas-node')
+		.evaluateAll((els) => els.map((e) => e.getAttribute('data-node-name')));
+	check(
+		`editor: ${label} shows all its nodes on the canvas`,
+		sameSet(
+			shown,
+			workflow.nodes.map((n) => n.name),
+		),
+		shown.join(', '),
+	);
 
 	const ours = workflow.nodes.filter((n) => descriptions.has(n.type));
 	const upload = ours.find((n) => n.type === ACTION && n.parameters.operation === 'upload');
@@ -314,14 +388,25 @@ async function checkWorkflow(ctx, workflow, id) {
 	for (const node of ours) {
 		const ndv = await openNodeView(page, canvasNode(page, { name: node.name }));
 		const issues = await ndv.getByTestId('parameter-issues').count();
-		check(`editor: ${label}: "${node.name}" shows no parameter issues`, issues === 0, `${issues} parameter issue indicator(s)`);
-		if (node.type === TRIGGER || node.type === POLL_TRIGGER) await checkNotice(ctx, label, node, ndv);
+		check(
+			`editor: ${label}: "${node.name}" shows no parameter issues`,
+			issues === 0,
+			`${issues} parameter issue indicator(s)`,
+		);
+		if (node.type === TRIGGER || node.type === POLL_TRIGGER)
+			await checkNotice(ctx, label, node, ndv);
 		if (node.type === TRIGGER) await screenshot(page, path.join(ctx.imagesDir, 'trigger.png'));
 		await closeNodeView(page);
 	}
 
-	const nodeIssues = await page.locator('[data-test-id="canvas-node"] [data-test-id="node-issues"]').count();
-	check(`editor: ${label}: no node on the canvas shows an issue indicator`, nodeIssues === 0, `${nodeIssues} node issue indicator(s)`);
+	const nodeIssues = await page
+		.locator('[data-test-id="canvas-node"] [data-test-id="node-issues"]')
+		.count();
+	check(
+		`editor: ${label}: no node on the canvas shows an issue indicator`,
+		nodeIssues === 0,
+		`${nodeIssues} node issue indicator(s)`,
+	);
 
 	if (upload) {
 		// These change the node in the editor (never saved): the template list, then every resource.
@@ -341,7 +426,11 @@ async function checkNotice(ctx, label, node, ndv) {
 			() => true,
 			() => false,
 		);
-		check(`editor: ${label}: "${node.name}" shows its notice "${notice.name}"`, visible, notice.displayName.slice(0, 70) + '…');
+		check(
+			`editor: ${label}: "${node.name}" shows its notice "${notice.name}"`,
+			visible,
+			notice.displayName.slice(0, 70) + '…',
+		);
 	}
 }
 
@@ -374,7 +463,11 @@ async function checkResourcesAndOperations(ctx, label, node) {
 	const expectedResources = resource.options.map((o) => o.name);
 	const shownResources = await dropdownOptions(page, 'resource');
 	const r = compareOptions(shownResources, expectedResources);
-	check(`editor: ${label}: the Resource list holds every resource of the description`, r.ok, r.detail);
+	check(
+		`editor: ${label}: the Resource list holds every resource of the description`,
+		r.ok,
+		r.detail,
+	);
 
 	for (const option of resource.options) {
 		const operation = description.properties.find(
@@ -382,8 +475,15 @@ async function checkResourcesAndOperations(ctx, label, node) {
 		);
 		await chooseOption(page, 'resource', option.name);
 		const shown = await dropdownOptions(page, 'operation');
-		const o = compareOptions(shown, operation.options.map((x) => x.name));
-		check(`editor: ${label}: the Operation list of ${option.name} holds every operation of the description`, o.ok, o.detail);
+		const o = compareOptions(
+			shown,
+			operation.options.map((x) => x.name),
+		);
+		check(
+			`editor: ${label}: the Operation list of ${option.name} holds every operation of the description`,
+			o.ok,
+			o.detail,
+		);
 	}
 }
 
@@ -402,7 +502,11 @@ async function checkIssueDetector(ctx) {
 				type: ACTION,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { resource: 'scan', operation: 'upload', templateId: { __rl: true, mode: 'id', value: '' } },
+				parameters: {
+					resource: 'scan',
+					operation: 'upload',
+					templateId: { __rl: true, mode: 'id', value: '' },
+				},
 			},
 		],
 	};

@@ -8,7 +8,16 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { exampleFiles, exampleId, localExample, n8nSync } from '../n8n-local.mjs';
 import { SAMPLE_INVOICES } from '../sample-invoices.mjs';
-import { fetchOnceMore, n8nRest, nodeItems, sandboxApi, setWorkflowActive, settle, unwrap, waitFor } from './support.mjs';
+import {
+	fetchOnceMore,
+	n8nRest,
+	nodeItems,
+	sandboxApi,
+	setWorkflowActive,
+	settle,
+	unwrap,
+	waitFor,
+} from './support.mjs';
 import { hourlyBatch } from './hourly-batch.mjs';
 import { execute, importManualCopy } from './run-example.mjs';
 import { checkWebhookAnswers } from './webhook-answers.mjs';
@@ -28,7 +37,10 @@ async function dailyCreditCheck(ctx) {
 	const topUp = nodeItems(run, 'Ask for a top-up (replace me)');
 	ctx.check(
 		`example "${example.name}" runs: balance read, the If branch matches the balance`,
-		ok && balance.length === 1 && balance[0].remaining_scans === remaining && topUp.length === (low ? 1 : 0),
+		ok &&
+			balance.length === 1 &&
+			balance[0].remaining_scans === remaining &&
+			topUp.length === (low ? 1 : 0),
 		`${detail}; remaining_scans ${balance[0]?.remaining_scans} (sandbox ${remaining}), top-up branch ${topUp.length} item(s)`,
 	);
 }
@@ -58,7 +70,11 @@ async function invoiceLineItems(ctx) {
 		`${detail}; ${pdfs.length} PDF(s) in ${path.relative(process.cwd(), ctx.filesDir)}/invoices, ${read.length} read, ${uploads.length} upload(s), ${rows.length} row item(s), ${erp.length} to ERP`,
 	);
 	// The sandbox reads the samples' text: one row per item line, under its own supplier.
-	const said = SAMPLE_INVOICES.flatMap(({ lines }) => lines.filter((l) => /^\d+ (x|h) /.test(l)).map((l) => `${lines[0]}: ${l.replace(/^\d+ (x|h) (.*\S)\s+[\d.]+$/, '$2')}`));
+	const said = SAMPLE_INVOICES.flatMap(({ lines }) =>
+		lines
+			.filter((l) => /^\d+ (x|h) /.test(l))
+			.map((l) => `${lines[0]}: ${l.replace(/^\d+ (x|h) (.*\S)\s+[\d.]+$/, '$2')}`),
+	);
 	const got = rows.map((r) => `${r.document?.supplier_name}: ${r.description}`);
 	ctx.check(
 		`example "${example.name}" gives what the sample PDFs say: each line item under its own supplier`,
@@ -85,7 +101,9 @@ async function invoiceRerun(ctx, first) {
 	const requests = unwrap(await (await fetchOnceMore(`${origin}/__sandbox/requests`)).json()) ?? [];
 	const uploads = requests.filter((r) => r.method === 'POST' && r.path === '/scans');
 	// The template's listing (the hourly check before a batch lists the account's last hour apart).
-	const listings = requests.filter((r) => r.method === 'GET' && r.path === '/scans' && r.query?.template_id !== undefined);
+	const listings = requests.filter(
+		(r) => r.method === 'GET' && r.path === '/scans' && r.query?.template_id !== undefined,
+	);
 	const usedAfter = unwrap((await api('/account')).body)?.used_scans;
 	const pages = Math.ceil((100 + SAMPLE_INVOICES.length) / 25);
 	ctx.check(
@@ -106,7 +124,11 @@ async function activateScanEvents(ctx) {
 	const id = exampleId('scan-events.json');
 	const r = n8nSync(ctx.line.activateArgs(id), { env: ctx.env });
 	await settle();
-	ctx.check(`n8n ${ctx.line.activateArgs(id)[0]} activates the example "scan events" workflow before n8n starts`, r.status === 0, `exit ${r.status}`);
+	ctx.check(
+		`n8n ${ctx.line.activateArgs(id)[0]} activates the example "scan events" workflow before n8n starts`,
+		r.status === 0,
+		`exit ${r.status}`,
+	);
 }
 
 async function scanEvents(ctx) {
@@ -121,15 +143,28 @@ async function scanEvents(ctx) {
 		const hooks = unwrap((await api('/webhooks')).body) ?? [];
 		return hooks.find((h) => String(h.url).startsWith(`http://localhost:${port}/webhook/`));
 	});
-	if (!ctx.check('the active Document Scanning Trigger registered its webhook in the sandbox', Boolean(hook), hook?.url ?? 'none')) return;
+	if (
+		!ctx.check(
+			'the active Document Scanning Trigger registered its webhook in the sandbox',
+			Boolean(hook),
+			hook?.url ?? 'none',
+		)
+	)
+		return;
 
 	const templates = unwrap((await api('/templates?per_page=100')).body) ?? [];
-	const templateId = String(templates.find((tpl) => tpl.is_active !== false)?.id ?? templates[0].id);
+	const templateId = String(
+		templates.find((tpl) => tpl.is_active !== false)?.id ?? templates[0].id,
+	);
 	/** Uploads `filename`; returns the upload, the delivery to `hookId` and the execution it started. */
 	const deliver = async (filename, hookId) => {
 		const form = new FormData();
 		form.append('template_id', templateId);
-		form.append('file', new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n`)], { type: 'application/pdf' }), filename);
+		form.append(
+			'file',
+			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n`)], { type: 'application/pdf' }),
+			filename,
+		);
 		await fetchOnceMore(`${origin}/__sandbox/deliveries`, { method: 'DELETE' });
 		const upload = await api('/scans', { method: 'POST', body: form });
 		const waited = await fetch(`${origin}/__sandbox/deliveries/wait`, {
@@ -138,12 +173,16 @@ async function scanEvents(ctx) {
 			body: JSON.stringify({ count: 1, timeoutMs: 30_000 }),
 		});
 		const deliveries = unwrap(await waited.json()) ?? [];
-		const delivery = (Array.isArray(deliveries) ? deliveries : []).find((d) => d.webhookId === hookId);
+		const delivery = (Array.isArray(deliveries) ? deliveries : []).find(
+			(d) => d.webhookId === hookId,
+		);
 		// The execution of this delivery (other checks' scans may run the trigger too while it is active).
 		const execution = await waitFor(async () => {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
 			const body = (await rest('GET', `executions?filter=${filter}&limit=50`)).body;
-			const list = (body?.data?.results ?? body?.data ?? []).filter((e) => e.status === 'success' || e.finished);
+			const list = (body?.data?.results ?? body?.data ?? []).filter(
+				(e) => e.status === 'success' || e.finished,
+			);
 			for (const e of Array.isArray(list) ? list : []) {
 				const text = JSON.stringify((await rest('GET', `executions/${e.id}`)).body);
 				if (text.includes('scan.completed') && text.includes(filename)) return e;
@@ -156,13 +195,17 @@ async function scanEvents(ctx) {
 	const first = await deliver('e2e-invoice.pdf', hook.id);
 	ctx.check(
 		'a signed scan delivery to n8n is accepted (HTTP 200)',
-		first.upload.status === 201 || first.upload.status === 202 ? first.delivery?.status === 200 : false,
+		first.upload.status === 201 || first.upload.status === 202
+			? first.delivery?.status === 200
+			: false,
 		`upload ${first.upload.status} scan ${first.scanId}, delivery ${first.delivery?.event} → ${first.delivery?.status ?? first.delivery?.error}`,
 	);
 	ctx.check(
 		'the delivery ran the trigger workflow to success in n8n, with the delivery body as its item',
 		Boolean(first.execution),
-		first.execution ? `execution ${first.execution.id} (${first.execution.mode}), scan.completed for e2e-invoice.pdf in its data` : 'no execution with it',
+		first.execution
+			? `execution ${first.execution.id} (${first.execution.mode}), scan.completed for e2e-invoice.pdf in its data`
+			: 'no execution with it',
 	);
 
 	// The trigger's own answers and refusals (issue #8): fresh, stale, no event.
@@ -173,10 +216,15 @@ async function scanEvents(ctx) {
 	if (ctx.restartN8n) {
 		await ctx.restartN8n();
 		const again = await deliver('e2e-after-restart.pdf', hook.id);
-		const hooks = (unwrap((await api('/webhooks')).body) ?? []).filter((h) => String(h.url).startsWith(`http://localhost:${port}/webhook/`));
+		const hooks = (unwrap((await api('/webhooks')).body) ?? []).filter((h) =>
+			String(h.url).startsWith(`http://localhost:${port}/webhook/`),
+		);
 		ctx.check(
 			'after an n8n restart: still exactly one webhook for the trigger, and a delivery runs the workflow',
-			hooks.length === 1 && hooks[0].id === hook.id && again.delivery?.status === 200 && Boolean(again.execution),
+			hooks.length === 1 &&
+				hooks[0].id === hook.id &&
+				again.delivery?.status === 200 &&
+				Boolean(again.execution),
 			`${hooks.length} webhook(s) (ids ${hooks.map((h) => h.id).join(', ')}), delivery → ${again.delivery?.status ?? again.delivery?.error ?? 'none'}, ${again.execution ? `execution ${again.execution.id}` : 'no execution'}`,
 		);
 	}
@@ -186,7 +234,11 @@ async function scanEvents(ctx) {
 		const hooks = unwrap((await api('/webhooks')).body) ?? [];
 		return !hooks.some((h) => h.id === hook.id);
 	});
-	ctx.check('deactivating the trigger example deletes its webhook in the sandbox', gone, gone ? `webhook ${hook.id} deleted` : `webhook ${hook.id} still there`);
+	ctx.check(
+		'deactivating the trigger example deletes its webhook in the sandbox',
+		gone,
+		gone ? `webhook ${hook.id} deleted` : `webhook ${hook.id} still there`,
+	);
 }
 
 // ---- scan-events-polling.json: the poll trigger example, activated; finished scans run it --------
@@ -206,7 +258,14 @@ async function scanEventsPolling(ctx) {
 	const first = await setWorkflowActive(ctx, id, true);
 	const polled = await waitFor(async () => (await scanPolls()) > before, { timeoutMs: 20_000 });
 	await setWorkflowActive(ctx, id, false);
-	if (!ctx.check(`example "${name}": activation polls at once`, first.ok && polled, `HTTP ${first.status}`)) return;
+	if (
+		!ctx.check(
+			`example "${name}": activation polls at once`,
+			first.ok && polled,
+			`HTTP ${first.status}`,
+		)
+	)
+		return;
 
 	// ... scans finished while inactive come out with the next activation's immediate poll.
 	const stamp = Date.now().toString(36);
@@ -215,11 +274,17 @@ async function scanEventsPolling(ctx) {
 	for (const filename of names) {
 		const form = new FormData();
 		form.append('template_id', '1');
-		form.append('file', new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }), filename);
+		form.append(
+			'file',
+			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
+			filename,
+		);
 		ids.push(unwrap((await api('/scans', { method: 'POST', body: form })).body)?.id);
 	}
 	await waitFor(async () => {
-		const statuses = await Promise.all(ids.map(async (sid) => unwrap((await api(`/scans/${sid}`)).body)?.status));
+		const statuses = await Promise.all(
+			ids.map(async (sid) => unwrap((await api(`/scans/${sid}`)).body)?.status),
+		);
 		return statuses.every((s) => ['completed', 'validation_failed', 'failed'].includes(s));
 	});
 	await setWorkflowActive(ctx, id, true);
@@ -227,25 +292,39 @@ async function scanEventsPolling(ctx) {
 		async () => {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId: id }));
 			const body = (await rest('GET', `executions?filter=${filter}&limit=50`)).body;
-			const list = (body?.data?.results ?? body?.data ?? []).filter((e) => e.finished || ['success', 'error', 'crashed'].includes(e.status));
-			const details = await Promise.all(list.map(async (e) => ({ ...e, text: JSON.stringify((await rest('GET', `executions/${e.id}`)).body) })));
+			const list = (body?.data?.results ?? body?.data ?? []).filter(
+				(e) => e.finished || ['success', 'error', 'crashed'].includes(e.status),
+			);
+			const details = await Promise.all(
+				list.map(async (e) => ({
+					...e,
+					text: JSON.stringify((await rest('GET', `executions/${e.id}`)).body),
+				})),
+			);
 			return names.every((n) => details.some((d) => d.text.includes(n))) ? details : undefined;
 		},
 		{ timeoutMs: 30_000, intervalMs: 1_000 },
 	);
 	await setWorkflowActive(ctx, id, false);
-	const failedBranch = executions?.some((e) => e.text.includes(names[1]) && e.text.includes('Tell operations (replace me)'));
+	const failedBranch = executions?.some(
+		(e) => e.text.includes(names[1]) && e.text.includes('Tell operations (replace me)'),
+	);
 	ctx.check(
 		`example "${name}": scans finished while inactive run it at the next activation, failed ones to "Tell operations"`,
 		Boolean(executions) && executions.every((e) => e.status === 'success') && failedBranch,
-		executions ? `${executions.length} execution(s): ${executions.map((e) => e.status).join(', ')}` : 'no execution with the scans',
+		executions
+			? `${executions.length} execution(s): ${executions.map((e) => e.status).join(', ')}`
+			: 'no execution with the scans',
 	);
 }
 
 /** Which check covers which file, and in which phase; run in this order. */
 export const EXAMPLE_CHECKS = {
 	'daily-credit-check.json': { phase: 'cli', run: dailyCreditCheck },
-	'invoice-line-items-to-erp.json': { phase: 'cli', run: async (ctx) => await invoiceRerun(ctx, await invoiceLineItems(ctx)) },
+	'invoice-line-items-to-erp.json': {
+		phase: 'cli',
+		run: async (ctx) => await invoiceRerun(ctx, await invoiceLineItems(ctx)),
+	},
 	'hourly-batch-from-folder.json': { phase: 'cli', run: hourlyBatch },
 	'scan-events.json': { phase: 'server', prepare: activateScanEvents, run: scanEvents },
 	'scan-events-polling.json': { phase: 'server', run: scanEventsPolling },
@@ -254,7 +333,13 @@ export const EXAMPLE_CHECKS = {
 async function runPhase(ctx, phase) {
 	for (const file of Object.keys(EXAMPLE_CHECKS).filter((f) => exampleFiles().includes(f))) {
 		const entry = EXAMPLE_CHECKS[file];
-		const step = !entry ? undefined : entry.phase === phase ? entry.run : phase === 'cli' ? entry.prepare : undefined;
+		const step = !entry
+			? undefined
+			: entry.phase === phase
+				? entry.run
+				: phase === 'cli'
+					? entry.prepare
+					: undefined;
 		if (!step) continue;
 		try {
 			await step(ctx);
@@ -266,7 +351,11 @@ async function runPhase(ctx, phase) {
 
 export async function checkExamplesCli(ctx) {
 	const missing = exampleFiles().filter((f) => !EXAMPLE_CHECKS[f]);
-	ctx.check('every workflow in examples/ has an e2e check', missing.length === 0, missing.length ? `no check for ${missing.join(', ')}` : `${exampleFiles().length} examples`);
+	ctx.check(
+		'every workflow in examples/ has an e2e check',
+		missing.length === 0,
+		missing.length ? `no check for ${missing.join(', ')}` : `${exampleFiles().length} examples`,
+	);
 	await runPhase(ctx, 'cli');
 }
 

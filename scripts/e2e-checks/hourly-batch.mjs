@@ -37,7 +37,6 @@ async function uploadsThisHour(api, origin) {
 	return count;
 }
 
-
 export async function hourlyBatch(ctx) {
 	const { example, workflow } = await importManualCopy(ctx, 'hourly-batch-from-folder.json');
 
@@ -46,7 +45,9 @@ export async function hourlyBatch(ctx) {
 	mkdirSync(inbox, { recursive: true });
 	const stamp = `${process.pid}-${Date.now()}`;
 	const names = Array.from({ length: DOCUMENTS }, (_, i) => `batch-${i}.pdf`);
-	names.forEach((name, i) => writeFileSync(path.join(inbox, name), invoicePdf([`Hourly batch ${stamp}`, `Document ${i}`])));
+	names.forEach((name, i) =>
+		writeFileSync(path.join(inbox, name), invoicePdf([`Hourly batch ${stamp}`, `Document ${i}`])),
+	);
 
 	// Another client of the account used all but LEFT of the hour's 200 uploads, 57-58 minutes ago.
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
@@ -57,15 +58,28 @@ export async function hourlyBatch(ctx) {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ count: fill, oldest_age_ms: 58 * 60_000, newest_age_ms: 57 * 60_000 }),
 	});
-	if (!ctx.check('hourly batch: the sandbox seeds another client\'s uploads of the hour', seeded.status === 201, `${fill} uploads, HTTP ${seeded.status}`)) return;
+	if (
+		!ctx.check(
+			"hourly batch: the sandbox seeds another client's uploads of the hour",
+			seeded.status === 201,
+			`${fill} uploads, HTTP ${seeded.status}`,
+		)
+	)
+		return;
 
 	const first = await execute(ctx, workflow.id);
 	const out1 = nodeItems(first.run, 'Upload within the hourly budget');
 	const processed1 = nodeItems(first.run, 'Process the scan (replace me)');
-	const deferred = out1.filter((o) => o.notUploaded === true && typeof o.retryAfter === 'string' && o.id === undefined);
+	const deferred = out1.filter(
+		(o) => o.notUploaded === true && typeof o.retryAfter === 'string' && o.id === undefined,
+	);
 	ctx.check(
 		`example "${example.name}" over the hourly limit: ${LEFT} of ${DOCUMENTS} uploaded, the others "not uploaded" with retryAfter`,
-		first.ok && out1.length === DOCUMENTS && out1.filter((o) => o.id !== undefined).length === LEFT && deferred.length === DOCUMENTS - LEFT && processed1.length === LEFT,
+		first.ok &&
+			out1.length === DOCUMENTS &&
+			out1.filter((o) => o.id !== undefined).length === LEFT &&
+			deferred.length === DOCUMENTS - LEFT &&
+			processed1.length === LEFT,
 		`${first.detail}; ${out1.length} item(s), ${deferred.length} deferred (retryAfter ${deferred[0]?.retryAfter}), ${processed1.length} processed`,
 	);
 
@@ -76,13 +90,27 @@ export async function hourlyBatch(ctx) {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ advanceMs: 3 * 60_000 }),
 	});
-	const room = await waitFor(async () => (await uploadsThisHour(api, origin)) <= 200 - DOCUMENTS, { timeoutMs: 30_000, intervalMs: 1_000 });
-	if (!ctx.check('hourly batch: the other client\'s uploads leave the rolling hour', Boolean(room), `${await uploadsThisHour(api, origin)} uploads in the hour`)) return;
+	const room = await waitFor(async () => (await uploadsThisHour(api, origin)) <= 200 - DOCUMENTS, {
+		timeoutMs: 30_000,
+		intervalMs: 1_000,
+	});
+	if (
+		!ctx.check(
+			"hourly batch: the other client's uploads leave the rolling hour",
+			Boolean(room),
+			`${await uploadsThisHour(api, origin)} uploads in the hour`,
+		)
+	)
+		return;
 	const second = await execute(ctx, workflow.id);
 	const out2 = nodeItems(second.run, 'Upload within the hourly budget');
 	const processed2 = nodeItems(second.run, 'Process the scan (replace me)');
 	// With "Return Existing Scan" the node uploads `batch-3.pdf` as `batch-3.ds-<fingerprint>.pdf`.
-	const all = new Set([...processed1, ...processed2].map((o) => String(o.filename).replace(/\.ds-[0-9a-f]{12}(\.[^.]+)$/, '$1')));
+	const all = new Set(
+		[...processed1, ...processed2].map((o) =>
+			String(o.filename).replace(/\.ds-[0-9a-f]{12}(\.[^.]+)$/, '$1'),
+		),
+	);
 	ctx.check(
 		`example "${example.name}", next run: the deferred documents are uploaded, the others come back as existing scans, each scan processed once`,
 		second.ok &&

@@ -10,20 +10,30 @@ import path from 'node:path';
 import { PACKAGE_NAME, ROOT, toolEnv } from '../n8n-local.mjs';
 
 function npm(args, { cwd, line }) {
-	return spawnSync('npm', args, { cwd, env: toolEnv({}, { line }), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	return spawnSync('npm', args, {
+		cwd,
+		env: toolEnv({}, { line }),
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 }
 
 /** `npm pack` of the built repository into a temp folder; returns the tarball's path. */
 export function packTarball(line) {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'docscan-pack-'));
-	const r = npm(['pack', '--ignore-scripts', '--json', '--loglevel=error', `--pack-destination=${dir}`], { cwd: ROOT, line });
+	const r = npm(
+		['pack', '--ignore-scripts', '--json', '--loglevel=error', `--pack-destination=${dir}`],
+		{ cwd: ROOT, line },
+	);
 	if (r.status !== 0) throw new Error(`npm pack failed: ${r.stderr}`);
 	return path.join(dir, JSON.parse(r.stdout)[0].filename);
 }
 
 /** The packages npm installed in a folder (keys of node_modules/.package-lock.json). */
 export function installedPackages(dir) {
-	const lock = JSON.parse(readFileSync(path.join(dir, 'node_modules', '.package-lock.json'), 'utf8'));
+	const lock = JSON.parse(
+		readFileSync(path.join(dir, 'node_modules', '.package-lock.json'), 'utf8'),
+	);
 	return Object.keys(lock.packages ?? {}).filter(Boolean);
 }
 
@@ -34,21 +44,33 @@ export function installedPackages(dir) {
 export function manualInstall({ home, line, check, log = console.log }) {
 	const nodesDir = path.join(home, '.n8n', 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
-	writeFileSync(path.join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2) + '\n');
+	writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2) + '\n',
+	);
 	let tarball;
 	try {
 		tarball = packTarball(line);
 		const t = Date.now();
-		const r = npm(['install', tarball, '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: nodesDir, line });
+		const r = npm(
+			['install', tarball, '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error'],
+			{ cwd: nodesDir, line },
+		);
 		const packages = r.status === 0 ? installedPackages(nodesDir) : [];
 		return check(
 			'manual install: `npm install <npm pack tarball> --omit=peer` in .n8n/nodes installs exactly 1 package',
 			r.status === 0 && packages.length === 1 && packages[0] === `node_modules/${PACKAGE_NAME}`,
-			r.status === 0 ? `${packages.length} package(s): ${packages.join(', ')} in ${Date.now() - t} ms` : `exit ${r.status}: ${r.stderr.trim().slice(-500)}`,
+			r.status === 0
+				? `${packages.length} package(s): ${packages.join(', ')} in ${Date.now() - t} ms`
+				: `exit ${r.status}: ${r.stderr.trim().slice(-500)}`,
 		);
 	} catch (err) {
 		log(String(err.stack ?? err));
-		return check('manual install: `npm install <npm pack tarball> --omit=peer` in .n8n/nodes installs exactly 1 package', false, err.message);
+		return check(
+			'manual install: `npm install <npm pack tarball> --omit=peer` in .n8n/nodes installs exactly 1 package',
+			false,
+			err.message,
+		);
 	} finally {
 		if (tarball) rmSync(path.dirname(tarball), { recursive: true, force: true });
 	}

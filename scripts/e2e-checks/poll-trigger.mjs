@@ -16,7 +16,15 @@ import { n8nRest, sleep, unwrap } from './support.mjs';
 const POLL_NODE_TYPE = 'n8n-nodes-document-scanning.documentScanningPollTrigger';
 const SCHEDULED_WAIT_MS = 75_000;
 
-export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey, credential, check, log = console.log }) {
+export async function checkPollTrigger({
+	n8nUrl,
+	cookie,
+	sandboxBaseUrl,
+	apiKey,
+	credential,
+	check,
+	log = console.log,
+}) {
 	const origin = new URL(sandboxBaseUrl).origin;
 	const stamp = Date.now().toString(36);
 	const rest = n8nRest({ n8nUrl, cookie });
@@ -45,7 +53,11 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 	const upload = async (filename) => {
 		const form = new FormData();
 		form.append('template_id', '1');
-		form.append('file', new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }), filename);
+		form.append(
+			'file',
+			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
+			filename,
+		);
 		const res = await api('/scans', { method: 'POST', body: form });
 		if (res.status !== 201) throw new Error(`upload ${filename}: HTTP ${res.status}`);
 		return res.body.id;
@@ -60,7 +72,9 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 		throw new Error(`scan ${id} did not finish`);
 	};
 
-	const types = await (await fetch(new URL('types/nodes.json', n8nUrl), { headers: { cookie } })).json();
+	const types = await (
+		await fetch(new URL('types/nodes.json', n8nUrl), { headers: { cookie } })
+	).json();
 	const type = types.find((n) => n.name === POLL_NODE_TYPE);
 	check(
 		'poll trigger: n8n lists the node type .documentScanningPollTrigger, with polling and "Poll Times"',
@@ -73,7 +87,11 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 		name: `e2e: poll trigger ${stamp}`,
 		nodes: [
 			{
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['scan.completed', 'scan.failed'], options: {} },
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					events: ['scan.completed', 'scan.failed'],
+					options: {},
+				},
 				id: 'e2e00000-0000-4000-8000-0000000000a1',
 				name: 'Document Scanning Poll Trigger',
 				type: POLL_NODE_TYPE,
@@ -88,14 +106,22 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 	};
 	const created = await rest('POST', 'workflows', workflow);
 	const workflowId = created.body?.data?.id;
-	if (!check('poll trigger: the workflow is created through n8n\'s REST API', created.ok && Boolean(workflowId), `HTTP ${created.status}`)) {
+	if (
+		!check(
+			"poll trigger: the workflow is created through n8n's REST API",
+			created.ok && Boolean(workflowId),
+			`HTTP ${created.status}`,
+		)
+	) {
 		log(JSON.stringify(created.body).slice(0, 500));
 		return;
 	}
 	const setActive = async (active) => {
 		if (!active) return await rest('POST', `workflows/${workflowId}/deactivate`, {});
 		const current = await rest('GET', `workflows/${workflowId}`);
-		return await rest('POST', `workflows/${workflowId}/activate`, { versionId: current.body?.data?.versionId });
+		return await rest('POST', `workflows/${workflowId}/activate`, {
+			versionId: current.body?.data?.versionId,
+		});
 	};
 	const executions = async () => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
@@ -103,7 +129,8 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 		const list = res.body?.data?.results ?? res.body?.data ?? [];
 		const out = [];
 		for (const execution of Array.isArray(list) ? list : []) {
-			if (!(execution.finished || ['success', 'error', 'crashed'].includes(execution.status))) continue;
+			if (!(execution.finished || ['success', 'error', 'crashed'].includes(execution.status)))
+				continue;
 			const detail = await rest('GET', `executions/${execution.id}`);
 			out.push({ id: execution.id, status: execution.status, text: JSON.stringify(detail.body) });
 		}
@@ -187,15 +214,32 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 	// that ignores `page`). Each of the 30 must come out once.
 	await setActive(false);
 	const seed = async (body) => {
-		const res = await fetch(`${origin}/__sandbox/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const res = await fetch(`${origin}/__sandbox/scans`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		return unwrap(await res.json())?.ids ?? [];
 	};
-	const shiftIds = await seed({ count: 30, status: 'completed', template_id: 1, filename: `e2e-shift-${stamp}-{id}.pdf` });
+	const shiftIds = await seed({
+		count: 30,
+		status: 'completed',
+		template_id: 1,
+		filename: `e2e-shift-${stamp}-{id}.pdf`,
+	});
 	const shiftNames = shiftIds.map((id) => `e2e-shift-${stamp}-${id}.pdf`);
 	await fetch(`${origin}/__sandbox/scans/during-listing`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ afterListRequests: 1, scans: { count: 25, status: 'completed', template_id: 1, filename: `e2e-shift-new-${stamp}-{id}.pdf` } }),
+		body: JSON.stringify({
+			afterListRequests: 1,
+			scans: {
+				count: 25,
+				status: 'completed',
+				template_id: 1,
+				filename: `e2e-shift-new-${stamp}-{id}.pdf`,
+			},
+		}),
 	});
 	await setActive(true);
 	t = Date.now();
@@ -216,7 +260,9 @@ export async function checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey,
 	const history = historyNames.map((name) => countIn(list, name));
 	check(
 		'poll trigger: every finished scan in exactly one execution, history in none, all executions succeeded',
-		counts.every((c) => c === 1) && history.every((c) => c === 0) && list.every((e) => e.status === 'success'),
+		counts.every((c) => c === 1) &&
+			history.every((c) => c === 0) &&
+			list.every((e) => e.status === 'success'),
 		`per scan ${counts.join('/')}, history ${history.join('/')}, statuses ${[...new Set(list.map((e) => e.status))].join(',')}`,
 	);
 	await setActive(false);

@@ -11,10 +11,16 @@ export async function execute(ctx, id) {
 	try {
 		run = parseRunOutput(r.stdout);
 	} catch {
-		ctx.log(`n8n execute --id=${id}: exit ${r.status}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`);
+		ctx.log(
+			`n8n execute --id=${id}: exit ${r.status}\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`,
+		);
 	}
 	const error = run?.data?.resultData?.error;
-	return { run, ok: r.status === 0 && run !== undefined && !error, detail: `exit ${r.status}, ${Date.now() - t} ms${error ? `, error: ${error.message}` : ''}` };
+	return {
+		run,
+		ok: r.status === 0 && run !== undefined && !error,
+		detail: `exit ${r.status}, ${Date.now() - t} ms${error ? `, error: ${error.message}` : ''}`,
+	};
 }
 
 /**
@@ -29,7 +35,9 @@ export async function importManualCopy(ctx, file) {
 		id: `${exampleId(file).slice(0, 12)}Cli1`,
 		name: `${example.name} (e2e, manual start)`,
 		nodes: example.nodes.map((n) =>
-			n.type === 'n8n-nodes-base.scheduleTrigger' ? { ...n, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} } : n,
+			n.type === 'n8n-nodes-base.scheduleTrigger'
+				? { ...n, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} }
+				: n,
 		),
 	};
 	importWorkflow(workflow, { env: ctx.env });

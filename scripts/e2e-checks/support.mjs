@@ -23,10 +23,12 @@ import { createHmac } from 'node:crypto';
  */
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-export const unwrap = (body) => (body && typeof body === 'object' && 'data' in body ? body.data : body);
+export const unwrap = (body) =>
+	body && typeof body === 'object' && 'data' in body ? body.data : body;
 
 /** The `X-Service-Signature` value the service sends: `sha256=` + hex HMAC-SHA256 of the raw body. */
-export const signatureOf = (secret, rawBody) => `sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`;
+export const signatureOf = (secret, rawBody) =>
+	`sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`;
 
 /** PASS/FAIL lines and the closing `N passed, M failed` line. */
 export function createResults(out = console.log) {
@@ -133,5 +135,7 @@ export async function setWorkflowActive(ctx, workflowId, active) {
 	const rest = n8nRest(ctx);
 	if (!active) return await rest('POST', `workflows/${workflowId}/deactivate`, {});
 	const current = await rest('GET', `workflows/${workflowId}`);
-	return await rest('POST', `workflows/${workflowId}/activate`, { versionId: current.body?.data?.versionId });
+	return await rest('POST', `workflows/${workflowId}/activate`, {
+		versionId: current.body?.data?.versionId,
+	});
 }

@@ -20,7 +20,11 @@ export async function checkWebhookAnswers({ hook, sandboxBaseUrl, check }) {
 	const record = unwrap(await (await fetch(`${origin}/__sandbox/webhooks/${hook.id}`)).json());
 	const secret = record?.secret;
 	if (typeof secret !== 'string') {
-		check('the sandbox shows the trigger webhook\'s secret (for crafted deliveries)', false, JSON.stringify(Object.keys(record ?? {})));
+		check(
+			"the sandbox shows the trigger webhook's secret (for crafted deliveries)",
+			false,
+			JSON.stringify(Object.keys(record ?? {})),
+		);
 		return;
 	}
 	const post = async (body, event = 'scan.completed') => {
@@ -48,11 +52,17 @@ export async function checkWebhookAnswers({ hook, sandboxBaseUrl, check }) {
 	const fresh = await post({ event: 'scan.completed', timestamp: iso(Date.now()), data });
 	check(
 		'a signed delivery stamped now is answered 200 {"received":true} (JSON) by the trigger in n8n',
-		fresh.status === 200 && /application\/json/.test(fresh.type) && JSON.stringify(fresh.json) === '{"received":true}',
+		fresh.status === 200 &&
+			/application\/json/.test(fresh.type) &&
+			JSON.stringify(fresh.json) === '{"received":true}',
 		`${fresh.status} ${fresh.type} ${fresh.text.slice(0, 120)}`,
 	);
 
-	const stale = await post({ event: 'scan.completed', timestamp: iso(Date.now() - 10 * 60_000), data });
+	const stale = await post({
+		event: 'scan.completed',
+		timestamp: iso(Date.now() - 10 * 60_000),
+		data,
+	});
 	check(
 		'a signed delivery stamped 10 minutes ago is refused 400 stale_delivery in n8n (replay tolerance)',
 		stale.status === 400 && stale.json?.error === 'stale_delivery',

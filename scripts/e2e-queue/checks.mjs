@@ -5,7 +5,12 @@ import { SANDBOX_KEY } from '../n8n-local.mjs';
 import { respawn } from './processes.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
-import { ACTION_WORKFLOW, TRIGGER_WEBHOOK_ID, TRIGGER_WORKFLOW, UPLOAD_WORKFLOW } from './workflows.mjs';
+import {
+	ACTION_WORKFLOW,
+	TRIGGER_WEBHOOK_ID,
+	TRIGGER_WORKFLOW,
+	UPLOAD_WORKFLOW,
+} from './workflows.mjs';
 
 /** The sandbox's API with the default key. */
 export async function api(ctx, pathname, init = {}) {
@@ -43,7 +48,8 @@ export async function waitFor(what, fn, timeoutMs = 30_000) {
 	for (;;) {
 		const value = await fn();
 		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await new Promise((r) => setTimeout(r, 300));
 	}
 }
@@ -58,7 +64,14 @@ export async function waitUntilServed(ctx, workflowId, timeoutMs = 60_000) {
 	try {
 		return await waitFor(
 			`the webhooks of workflow ${workflowId} to be registered`,
-			async () => Number((await db.query('select count(*) as n from webhook_entity where "workflowId" = $1', [workflowId])).rows[0].n) > 0,
+			async () =>
+				Number(
+					(
+						await db.query('select count(*) as n from webhook_entity where "workflowId" = $1', [
+							workflowId,
+						])
+					).rows[0].n,
+				) > 0,
 			timeoutMs,
 		);
 	} finally {
@@ -69,7 +82,9 @@ export async function waitUntilServed(ctx, workflowId, timeoutMs = 60_000) {
 /** Deactivates the trigger workflow and waits until its webhook is gone from the service (2.x: after the call returns). */
 export async function deactivateTrigger(ctx) {
 	await ctx.rest.deactivate(TRIGGER_WORKFLOW.id);
-	return waitFor('the trigger’s webhook to be deleted', async () => ((await hooksOnWebhookProcess(ctx)).length === 0 ? true : undefined)).catch(() => false);
+	return waitFor('the trigger’s webhook to be deleted', async () =>
+		(await hooksOnWebhookProcess(ctx)).length === 0 ? true : undefined,
+	).catch(() => false);
 }
 
 export function workerOf(ctx, executionId) {
@@ -103,7 +118,10 @@ export async function runChecks(ctx) {
 	const templates = nodeOutput(exec, 'Templates');
 	check(
 		'queue: Account → Get and Template → Get Many run on a worker (manual run offloaded)',
-		exec.status === 'success' && Boolean(workerOf(ctx, execId)) && balance[0]?.remaining_scans === account.remaining_scans && templates.length > 0,
+		exec.status === 'success' &&
+			Boolean(workerOf(ctx, execId)) &&
+			balance[0]?.remaining_scans === account.remaining_scans &&
+			templates.length > 0,
 		`execution ${execId} ${exec.status} on ${workerOf(ctx, execId) ?? 'no worker'}, ${templates.length} templates, ${Date.now() - t} ms`,
 	);
 
@@ -112,10 +130,16 @@ export async function runChecks(ctx) {
 	const db = await pgClient(ctx.pg);
 	try {
 		const before = await usedScans(ctx);
-		const binaryRowsBefore = Number((await db.query('select count(*) as n from binary_data')).rows[0].n);
+		const binaryRowsBefore = Number(
+			(await db.query('select count(*) as n from binary_data')).rows[0].n,
+		);
 		const form = new FormData();
 		form.append('template_id', '1');
-		form.append('data', new Blob([Buffer.from('%PDF-1.4\n% queue e2e upload\n')], { type: 'application/pdf' }), 'queue-upload.pdf');
+		form.append(
+			'data',
+			new Blob([Buffer.from('%PDF-1.4\n% queue e2e upload\n')], { type: 'application/pdf' }),
+			'queue-upload.pdf',
+		);
 		await rest.activate(UPLOAD_WORKFLOW.id);
 		const uploadUrl = new URL('webhook/queue-e2e-upload', procs.webhook.url).href;
 		await waitUntilServed(ctx, UPLOAD_WORKFLOW.id);
@@ -162,10 +186,18 @@ export async function runChecks(ctx) {
 	const forgedBody = deliveryBody('queue-forged');
 	const forged = await fetch(hook.url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-service-event': 'scan.completed', 'x-service-signature': `sha256=${'0'.repeat(64)}` },
+		headers: {
+			'content-type': 'application/json',
+			'x-service-event': 'scan.completed',
+			'x-service-signature': `sha256=${'0'.repeat(64)}`,
+		},
 		body: forgedBody,
 	});
-	const delivery = await control(ctx, 'POST', '/deliver', { webhookId: hook.id, event: 'scan.completed', scanId: ctx.uploadedScanId });
+	const delivery = await control(ctx, 'POST', '/deliver', {
+		webhookId: hook.id,
+		event: 'scan.completed',
+		scanId: ctx.uploadedScanId,
+	});
 	const triggerRuns = await waitFor('the signed delivery’s execution', async () => {
 		const list = await rest.executions(TRIGGER_WORKFLOW.id, 20);
 		return list.some((e) => e.status === 'success') ? list : undefined;
@@ -175,7 +207,10 @@ export async function runChecks(ctx) {
 	const item = nodeOutput(full, 'Scan events')[0];
 	check(
 		'queue: a signed delivery is verified in the webhook process and runs on a worker',
-		delivery?.status === 200 && item?.event === 'scan.completed' && item?.data?.scan_id === ctx.uploadedScanId && Boolean(workerOf(ctx, ran.id)),
+		delivery?.status === 200 &&
+			item?.event === 'scan.completed' &&
+			item?.data?.scan_id === ctx.uploadedScanId &&
+			Boolean(workerOf(ctx, ran.id)),
 		`delivery → ${delivery?.status ?? delivery?.error}, execution ${ran.id} on ${workerOf(ctx, ran.id) ?? 'no worker'}, ${Date.now() - t} ms`,
 	);
 	check(
@@ -196,20 +231,40 @@ export async function runChecks(ctx) {
 	const logsActivation = ctx.line.major < 2;
 	const activationLine = logsActivation
 		? await waitFor('main to activate the trigger workflow again', () =>
-				procs.main.lines.find((l) => l.includes(`(ID: ${TRIGGER_WORKFLOW.id})`) && /Activated workflow|Issue on initial/.test(l)),
-			).catch(() => 'no activation line in main\'s log')
+				procs.main.lines.find(
+					(l) =>
+						l.includes(`(ID: ${TRIGGER_WORKFLOW.id})`) &&
+						/Activated workflow|Issue on initial/.test(l),
+				),
+			).catch(() => "no activation line in main's log")
 		: 'no activation line expected on 2.x';
 	const after = await hooksOnWebhookProcess(ctx);
-	const again = await control(ctx, 'POST', '/deliver', { webhookId: hook.id, event: 'scan.completed', scanId: ctx.uploadedScanId });
+	const again = await control(ctx, 'POST', '/deliver', {
+		webhookId: hook.id,
+		event: 'scan.completed',
+		scanId: ctx.uploadedScanId,
+	});
 	check(
 		'queue: restarting main with the trigger active registers no second webhook, and deliveries still run',
-		after.length === 1 && after[0].id === hook.id && again?.status === 200 && (!logsActivation || activationLine.includes('Activated workflow')),
+		after.length === 1 &&
+			after[0].id === hook.id &&
+			again?.status === 200 &&
+			(!logsActivation || activationLine.includes('Activated workflow')),
 		`${activationLine.replace(/^.*?(Activated|Issue)/, '$1')}; webhooks after restart: ${after.map((h) => h.id).join(', ')}, delivery → ${again?.status ?? again?.error}, ${Date.now() - t} ms`,
 	);
-	await waitFor('the post-restart delivery’s execution', async () => (await rest.executions(TRIGGER_WORKFLOW.id, 20)).filter((e) => e.status === 'success').length >= 2);
+	await waitFor(
+		'the post-restart delivery’s execution',
+		async () =>
+			(await rest.executions(TRIGGER_WORKFLOW.id, 20)).filter((e) => e.status === 'success')
+				.length >= 2,
+	);
 
 	// ---- deactivation deletes the webhook ---------------------------------------------------------
 	t = Date.now();
 	const gone = await deactivateTrigger(ctx);
-	check('queue: deactivating the trigger deletes its webhook', gone === true, `${Date.now() - t} ms`);
+	check(
+		'queue: deactivating the trigger deletes its webhook',
+		gone === true,
+		`${Date.now() - t} ms`,
+	);
 }

@@ -4,7 +4,17 @@ import { lastExecutionId } from './load.mjs';
 import { replacement } from './processes.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
-import { control, deactivateTrigger, deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, waitUntilServed, workerOf } from './checks.mjs';
+import {
+	control,
+	deactivateTrigger,
+	deliveryBody,
+	hooksOnWebhookProcess,
+	signer,
+	usedScans,
+	waitFor,
+	waitUntilServed,
+	workerOf,
+} from './checks.mjs';
 import { BATCH_FAULT_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
 
 /** How many of the batch's uploads the service has charged when the worker is killed. */
@@ -38,7 +48,9 @@ async function workerKilledMidBatch(ctx) {
 	await control(ctx, 'POST', '/options', { latencyMs: 0 });
 	// A fresh worker in its place (same settings, new home), as a fresh container would start.
 	const index = procs.workers.indexOf(victim);
-	procs.workers[index] = replacement(victim, ctx.tmp, `worker${procs.workers.length + 1}`).start(ctx.verbose);
+	procs.workers[index] = replacement(victim, ctx.tmp, `worker${procs.workers.length + 1}`).start(
+		ctx.verbose,
+	);
 	await procs.workers[index].waitReady();
 
 	const rerunId = await rest.runManually(BATCH_FAULT_WORKFLOW.id, 'Start');
@@ -59,7 +71,12 @@ async function workerKilledMidBatch(ctx) {
 	const used = (await usedScans(ctx)) - before;
 	check(
 		'queue fault: a worker killed mid-batch, the batch run again with "Return Existing Scan": no document charged twice',
-		rerun.status === 'success' && out.length === 100 && ids.size === 100 && names.size === 100 && used === 100 && chargedAtKill < 100,
+		rerun.status === 'success' &&
+			out.length === 100 &&
+			ids.size === 100 &&
+			names.size === 100 &&
+			used === 100 &&
+			chargedAtKill < 100,
 		`killed ${victim.name} with ${chargedAtKill}/100 charged; re-run ${rerunId} ${rerun.status} on ${workerOf(ctx, rerunId) ?? 'no worker'}: ${out.length} items, ${ids.size} distinct scans; credits used in all ${used}; killed execution ${killedId}: ${killed.status} (n8n's decision); ${Date.now() - t} ms`,
 	);
 	figures['worker kill: charged at kill / credits after re-run'] = `${chargedAtKill} / ${used}`;
@@ -70,7 +87,10 @@ async function redisRestartedWhileIdle(ctx) {
 	const { check, rest } = ctx;
 	const t = Date.now();
 	await rest.activate(TRIGGER_WORKFLOW.id);
-	const hook = await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]);
+	const hook = await waitFor(
+		'the trigger’s webhook',
+		async () => (await hooksOnWebhookProcess(ctx))[0],
+	);
 	const sign = await signer(ctx, hook.id);
 	await waitUntilServed(ctx, TRIGGER_WORKFLOW.id);
 	// Counted in the database: n8n's REST list is capped, and there are hundreds by now.
@@ -80,7 +100,11 @@ async function redisRestartedWhileIdle(ctx) {
 	const body = deliveryBody('qfault-after-redis-0-x');
 	const res = await fetch(hook.url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-service-event': 'scan.completed', 'x-service-signature': sign(body) },
+		headers: {
+			'content-type': 'application/json',
+			'x-service-event': 'scan.completed',
+			'x-service-signature': sign(body),
+		},
 		body,
 		signal: AbortSignal.timeout(30_000),
 	}).catch((err) => ({ status: `no answer (${err.name})` }));
@@ -88,10 +112,10 @@ async function redisRestartedWhileIdle(ctx) {
 		'the delivery after the Redis restart to run',
 		async () =>
 			(
-				await db.query(`select id from execution_entity where "workflowId" = $1 and id > $2 and status = 'success'`, [
-					TRIGGER_WORKFLOW.id,
-					afterId,
-				])
+				await db.query(
+					`select id from execution_entity where "workflowId" = $1 and id > $2 and status = 'success'`,
+					[TRIGGER_WORKFLOW.id, afterId],
+				)
 			).rows[0],
 		90_000,
 	)

@@ -13,12 +13,30 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_LINE, ensureBuild, ensureN8n, importCredential, log, n8nSync, startSandbox, stopChild } from '../n8n-local.mjs';
+import {
+	DEFAULT_LINE,
+	ensureBuild,
+	ensureN8n,
+	importCredential,
+	log,
+	n8nSync,
+	startSandbox,
+	stopChild,
+} from '../n8n-local.mjs';
 import { startPostgres, startRedis } from './services.mjs';
 import { portAllocator } from './ports.mjs';
 import { createProcesses } from './processes.mjs';
 import { MainRest } from './rest.mjs';
-import { ACTION_WORKFLOW, BATCH_FAULT_WORKFLOW, BATCH_LOAD_WORKFLOW, PLAIN_V1_WORKFLOW, PLAIN_WORKFLOW, POLL_WORKFLOW, TRIGGER_WORKFLOW, UPLOAD_WORKFLOW } from './workflows.mjs';
+import {
+	ACTION_WORKFLOW,
+	BATCH_FAULT_WORKFLOW,
+	BATCH_LOAD_WORKFLOW,
+	PLAIN_V1_WORKFLOW,
+	PLAIN_WORKFLOW,
+	POLL_WORKFLOW,
+	TRIGGER_WORKFLOW,
+	UPLOAD_WORKFLOW,
+} from './workflows.mjs';
 import { runChecks } from './checks.mjs';
 import { runPollChecks } from './poll.mjs';
 import { runLoad } from './load.mjs';
@@ -28,9 +46,11 @@ import { runFaults } from './faults.mjs';
 function importWorkflows(workflows, env) {
 	const dir = path.join(env.N8N_USER_FOLDER, 'import', 'queue-workflows');
 	mkdirSync(dir, { recursive: true });
-	for (const wf of workflows) writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2) + '\n');
+	for (const wf of workflows)
+		writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2) + '\n');
 	const r = n8nSync(['import:workflow', '--separate', `--input=${dir}`], { env });
-	if (r.status !== 0 || /An error occurred/i.test(r.stdout + r.stderr)) throw new Error(`n8n import:workflow failed (exit ${r.status}): ${r.stdout}${r.stderr}`);
+	if (r.status !== 0 || /An error occurred/i.test(r.stdout + r.stderr))
+		throw new Error(`n8n import:workflow failed (exit ${r.status}): ${r.stdout}${r.stderr}`);
 }
 
 /**
@@ -72,14 +92,36 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 			});
 			stops.push(() => stopChild(ctx.sandbox.child));
 			ctx.origin = new URL(ctx.sandbox.baseUrl).origin;
-			log(`queue e2e in ${tmp}: postgres :${ctx.pg.port}, redis :${ctx.redis.port}, sandbox ${ctx.sandbox.baseUrl}`);
+			log(
+				`queue e2e in ${tmp}: postgres :${ctx.pg.port}, redis :${ctx.redis.port}, sandbox ${ctx.sandbox.baseUrl}`,
+			);
 
-			ctx.procs = await createProcesses({ tmp, line, pg: ctx.pg, redis: ctx.redis, nextPort, workers: 2, concurrency: 5 });
+			ctx.procs = await createProcesses({
+				tmp,
+				line,
+				pg: ctx.pg,
+				redis: ctx.redis,
+				nextPort,
+				workers: 2,
+				concurrency: 5,
+			});
 			stops.push(() => Promise.all(ctx.procs.all().map((p) => p.stop())));
 			// The CLI imports run the migrations on the empty database.
 			const env = ctx.procs.main.env;
 			importCredential({ baseUrl: ctx.sandbox.baseUrl, env });
-			importWorkflows([ACTION_WORKFLOW, UPLOAD_WORKFLOW, TRIGGER_WORKFLOW, PLAIN_WORKFLOW, PLAIN_V1_WORKFLOW, POLL_WORKFLOW, BATCH_LOAD_WORKFLOW, BATCH_FAULT_WORKFLOW], env);
+			importWorkflows(
+				[
+					ACTION_WORKFLOW,
+					UPLOAD_WORKFLOW,
+					TRIGGER_WORKFLOW,
+					PLAIN_WORKFLOW,
+					PLAIN_V1_WORKFLOW,
+					POLL_WORKFLOW,
+					BATCH_LOAD_WORKFLOW,
+					BATCH_FAULT_WORKFLOW,
+				],
+				env,
+			);
 
 			const { main, webhook, workers } = ctx.procs;
 			main.start(verbose);
@@ -109,7 +151,14 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 		if (parts.has('kill') || parts.has('redis')) await part('faults', () => runFaults(ctx, parts));
 	} catch (err) {
 		check('queue e2e ran to the end', false, err.stack ?? String(err));
-		for (const p of ctx.procs?.all() ?? []) if (p.lines.length) console.log(p.lines.slice(-15).map((l) => `[${p.name}] ${l}`).join('\n'));
+		for (const p of ctx.procs?.all() ?? [])
+			if (p.lines.length)
+				console.log(
+					p.lines
+						.slice(-15)
+						.map((l) => `[${p.name}] ${l}`)
+						.join('\n'),
+				);
 	} finally {
 		const t = Date.now();
 		// The n8n processes first (they hold connections to postgres and redis), then the rest.
@@ -125,6 +174,10 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 	}
 	console.log('\nqueue e2e figures:');
 	for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${v}`);
-	console.log(`queue e2e runtimes: ${Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')}`);
+	console.log(
+		`queue e2e runtimes: ${Object.entries(timings)
+			.map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+			.join(', ')}`,
+	);
 	return { figures, timings };
 }

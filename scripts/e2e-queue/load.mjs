@@ -9,8 +9,24 @@
 import { signatureOf } from '../e2e-checks/support.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
-import { deactivateTrigger, deliveryBody, hooksOnWebhookProcess, signer, usedScans, waitFor, waitUntilServed, workerOf } from './checks.mjs';
-import { BATCH_LOAD_WORKFLOW, PLAIN_PATH, PLAIN_V1_PATH, PLAIN_V1_WORKFLOW, PLAIN_WORKFLOW, TRIGGER_WORKFLOW } from './workflows.mjs';
+import {
+	deactivateTrigger,
+	deliveryBody,
+	hooksOnWebhookProcess,
+	signer,
+	usedScans,
+	waitFor,
+	waitUntilServed,
+	workerOf,
+} from './checks.mjs';
+import {
+	BATCH_LOAD_WORKFLOW,
+	PLAIN_PATH,
+	PLAIN_V1_PATH,
+	PLAIN_V1_WORKFLOW,
+	PLAIN_WORKFLOW,
+	TRIGGER_WORKFLOW,
+} from './workflows.mjs';
 
 export const DELIVERIES = Number(process.env.QUEUE_E2E_DELIVERIES) || 300;
 export const AT_A_TIME = 30;
@@ -57,7 +73,9 @@ async function executionCounts(db, workflowId, afterId) {
 }
 
 export async function lastExecutionId(db) {
-	return Number((await db.query('select coalesce(max(id), 0) as id from execution_entity')).rows[0].id);
+	return Number(
+		(await db.query('select coalesce(max(id), 0) as id from execution_entity')).rows[0].id,
+	);
 }
 
 /** How many successful executions carry each marker `<prefix>-<i>-x` in their data. */
@@ -79,12 +97,17 @@ async function settle(db, workflowId, afterId, expected, timeoutMs = 300_000) {
 		`${expected} finished executions of ${workflowId}`,
 		async () => {
 			const counts = await executionCounts(db, workflowId, afterId);
-			const done = Object.entries(counts).filter(([s]) => !['new', 'running', 'waiting'].includes(s)).reduce((a, [, n]) => a + n, 0);
+			const done = Object.entries(counts)
+				.filter(([s]) => !['new', 'running', 'waiting'].includes(s))
+				.reduce((a, [, n]) => a + n, 0);
 			return done >= expected;
 		},
 		timeoutMs,
 	);
-	const { rows } = await db.query('select max("stoppedAt") as last from execution_entity where "workflowId" = $1 and id > $2', [workflowId, afterId]);
+	const { rows } = await db.query(
+		'select max("stoppedAt") as last from execution_entity where "workflowId" = $1 and id > $2',
+		[workflowId, afterId],
+	);
 	return new Date(rows[0].last).getTime();
 }
 
@@ -112,10 +135,17 @@ function endpointLoad(ctx, db, { name, workflowId, prefix, send }) {
 			const start = Date.now();
 			const count = h === 0 ? Math.floor(half) : DELIVERIES - Math.floor(half);
 			const offset = h === 0 ? 0 : Math.floor(half);
-			const load = await blast(count, AT_A_TIME, (i, signal) => send(deliveryBody(`${prefix}-${offset + i}-x`), signal));
+			const load = await blast(count, AT_A_TIME, (i, signal) =>
+				send(deliveryBody(`${prefix}-${offset + i}-x`), signal),
+			);
 			state.results.push(...load.results);
 			state.wallMs += load.wallMs;
-			const lastStop = await settle(db, workflowId, state.afterId, state.results.filter(ok2xx).length);
+			const lastStop = await settle(
+				db,
+				workflowId,
+				state.afterId,
+				state.results.filter(ok2xx).length,
+			);
 			state.processedMs += Math.max(1, lastStop - start);
 		},
 		/** The check and the figures, after both halves. */
@@ -127,10 +157,18 @@ function endpointLoad(ctx, db, { name, workflowId, prefix, send }) {
 			const lost = DELIVERIES - [...markers.values()].filter((n) => n >= 1).length;
 			const duplicated = [...markers.values()].filter((n) => n > 1).length;
 			const times = state.results.map((r) => r.ms).sort((a, b) => a - b);
-			const [p50, p95, max] = [times[Math.floor(DELIVERIES * 0.5)], times[Math.floor(DELIVERIES * 0.95)], times[DELIVERIES - 1]];
+			const [p50, p95, max] = [
+				times[Math.floor(DELIVERIES * 0.5)],
+				times[Math.floor(DELIVERIES * 0.95)],
+				times[DELIVERIES - 1],
+			];
 			check(
 				`queue load: ${DELIVERIES} ${name}, ${AT_A_TIME} at a time: each answered 2xx within 10 s, exactly one successful execution each`,
-				accepted === DELIVERIES && (counts.success ?? 0) === DELIVERIES && lost === 0 && duplicated === 0 && Object.keys(counts).every((st) => st === 'success'),
+				accepted === DELIVERIES &&
+					(counts.success ?? 0) === DELIVERIES &&
+					lost === 0 &&
+					duplicated === 0 &&
+					Object.keys(counts).every((st) => st === 'success'),
 				`${accepted}/${DELIVERIES} 2xx (answers ${JSON.stringify(summary(state.results))}), executions ${JSON.stringify(counts)}, ${lost} lost, ${duplicated} duplicated; answer p50 ${p50} ms, p95 ${p95} ms, max ${max} ms`,
 			);
 			const acceptedPerSecond = (DELIVERIES / state.wallMs) * 1000;
@@ -151,27 +189,45 @@ export async function runLoad(ctx) {
 		await rest.activate(TRIGGER_WORKFLOW.id);
 		await rest.activate(PLAIN_WORKFLOW.id);
 		await rest.activate(PLAIN_V1_WORKFLOW.id);
-		const hook = await waitFor('the trigger’s webhook', async () => (await hooksOnWebhookProcess(ctx))[0]);
+		const hook = await waitFor(
+			'the trigger’s webhook',
+			async () => (await hooksOnWebhookProcess(ctx))[0],
+		);
 		const sign = await signer(ctx, hook.id);
 		const post = (url, headers) => (body, signal) =>
-			fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-event': 'scan.completed', ...headers(body) }, body, signal });
+			fetch(url, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'x-service-event': 'scan.completed',
+					...headers(body),
+				},
+				body,
+				signal,
+			});
 		const sendSigned = post(hook.url, (body) => ({ 'x-service-signature': sign(body) }));
 		const plainUrl = new URL(`webhook/${PLAIN_PATH}`, procs.webhook.url).href;
 		const sendPlain = post(plainUrl, () => ({}));
 		const plainV1Url = new URL(`webhook/${PLAIN_V1_PATH}`, procs.webhook.url).href;
 		const sendPlainV1 = post(plainV1Url, () => ({}));
-		for (const wf of [TRIGGER_WORKFLOW, PLAIN_WORKFLOW, PLAIN_V1_WORKFLOW]) await waitUntilServed(ctx, wf.id);
+		for (const wf of [TRIGGER_WORKFLOW, PLAIN_WORKFLOW, PLAIN_V1_WORKFLOW])
+			await waitUntilServed(ctx, wf.id);
 		const warmAfter = await lastExecutionId(db);
 		for (const [workflowId, send, kind] of [
 			[TRIGGER_WORKFLOW.id, sendSigned, 'signed'],
 			[PLAIN_WORKFLOW.id, sendPlain, 'plain'],
 			[PLAIN_V1_WORKFLOW.id, sendPlainV1, 'plain-v1'],
 		]) {
-			const warm = await blast(AT_A_TIME, AT_A_TIME, (i, signal) => send(deliveryBody(`qwarm-${kind}-${i}-x`), signal));
+			const warm = await blast(AT_A_TIME, AT_A_TIME, (i, signal) =>
+				send(deliveryBody(`qwarm-${kind}-${i}-x`), signal),
+			);
 			// A warm-up answer that took longer than the service waits is no failure (the measured
 			// runs are checked), but its execution must be over before they start.
 			const accepted = warm.results.filter(ok2xx).length;
-			if (accepted < AT_A_TIME) ctx.figures[`warm-up of the ${kind} endpoint: answers`] = JSON.stringify(summary(warm.results));
+			if (accepted < AT_A_TIME)
+				ctx.figures[`warm-up of the ${kind} endpoint: answers`] = JSON.stringify(
+					summary(warm.results),
+				);
 			await settle(db, workflowId, warmAfter, accepted);
 			await waitFor(`the ${kind} warm-up's executions to end`, async () => {
 				const counts = await executionCounts(db, workflowId, warmAfter);
@@ -185,7 +241,12 @@ export async function runLoad(ctx) {
 			prefix: 'qload-signed',
 			send: sendSigned,
 		});
-		const plainLoad = endpointLoad(ctx, db, { name: 'plain Webhook node v2', workflowId: PLAIN_WORKFLOW.id, prefix: 'qload-plain', send: sendPlain });
+		const plainLoad = endpointLoad(ctx, db, {
+			name: 'plain Webhook node v2',
+			workflowId: PLAIN_WORKFLOW.id,
+			prefix: 'qload-plain',
+			send: sendPlain,
+		});
 		const plainV1Load = endpointLoad(ctx, db, {
 			name: 'plain Webhook node v1 (the app-trigger path)',
 			workflowId: PLAIN_V1_WORKFLOW.id,
@@ -203,25 +264,42 @@ export async function runLoad(ctx) {
 		const plainV1 = await plainV1Load.report();
 		await rest.deactivate(PLAIN_WORKFLOW.id);
 		await rest.deactivate(PLAIN_V1_WORKFLOW.id);
-		figures['signed trigger / plain Webhook node v2, accepted/s'] = (signed.accepted / plain.accepted).toFixed(2);
-		figures['signed trigger / plain Webhook node v2, processed/s'] = (signed.processed / plain.processed).toFixed(2);
-		figures['signed trigger / plain Webhook node v1, accepted/s'] = (signed.accepted / plainV1.accepted).toFixed(2);
-		figures['signed trigger / plain Webhook node v1, processed/s'] = (signed.processed / plainV1.processed).toFixed(2);
+		figures['signed trigger / plain Webhook node v2, accepted/s'] = (
+			signed.accepted / plain.accepted
+		).toFixed(2);
+		figures['signed trigger / plain Webhook node v2, processed/s'] = (
+			signed.processed / plain.processed
+		).toFixed(2);
+		figures['signed trigger / plain Webhook node v1, accepted/s'] = (
+			signed.accepted / plainV1.accepted
+		).toFixed(2);
+		figures['signed trigger / plain Webhook node v1, processed/s'] = (
+			signed.processed / plainV1.processed
+		).toFixed(2);
 
 		// ---- forged deliveries: all 401, no execution (a signed sentinel after them runs) ----------
 		const forgedAfter = await lastExecutionId(db);
 		// Well-formed signatures made with the wrong secret.
 		const forgedSign = (body) => signatureOf('not-the-webhook-secret', body);
 		const forged = await blast(DELIVERIES, AT_A_TIME, (i, signal) =>
-			post(hook.url, (body) => ({ 'x-service-signature': forgedSign(body) }))(deliveryBody(`qload-forged-${i}-x`), signal),
+			post(hook.url, (body) => ({ 'x-service-signature': forgedSign(body) }))(
+				deliveryBody(`qload-forged-${i}-x`),
+				signal,
+			),
 		);
-		const sentinel = await post(hook.url, (body) => ({ 'x-service-signature': sign(body) }))(deliveryBody('qload-sentinel-0-x'));
+		const sentinel = await post(hook.url, (body) => ({ 'x-service-signature': sign(body) }))(
+			deliveryBody('qload-sentinel-0-x'),
+		);
 		await settle(db, TRIGGER_WORKFLOW.id, forgedAfter, 1);
 		const forgedCounts = await executionCounts(db, TRIGGER_WORKFLOW.id, forgedAfter);
 		const forgedRan = await markerCounts(db, TRIGGER_WORKFLOW.id, forgedAfter, 'qload-forged');
 		check(
 			`queue load: ${DELIVERIES} forged deliveries, ${AT_A_TIME} at a time: all 401, 0 executions`,
-			forged.results.every((r) => r.status === 401) && sentinel.status === 200 && forgedRan.size === 0 && (forgedCounts.success ?? 0) === 1 && Object.keys(forgedCounts).length === 1,
+			forged.results.every((r) => r.status === 401) &&
+				sentinel.status === 200 &&
+				forgedRan.size === 0 &&
+				(forgedCounts.success ?? 0) === 1 &&
+				Object.keys(forgedCounts).length === 1,
 			`${forged.results.filter((r) => r.status === 401).length}/${DELIVERIES} answered 401 (${forged.perSecond.toFixed(1)}/s); executions after them: ${JSON.stringify(forgedCounts)} (the signed sentinel only)`,
 		);
 		figures['forged deliveries: rejected/s'] = forged.perSecond.toFixed(1);
@@ -238,12 +316,16 @@ export async function runLoad(ctx) {
 		const ids = new Set(out.map((s) => s.id));
 		check(
 			'queue load: 100 uploads in one execution on a worker: one credit each, 100 items out',
-			exec.status === 'success' && out.length === 100 && ids.size === 100 && used === 100 && Boolean(workerOf(ctx, execId)),
+			exec.status === 'success' &&
+				out.length === 100 &&
+				ids.size === 100 &&
+				used === 100 &&
+				Boolean(workerOf(ctx, execId)),
 			`execution ${execId} ${exec.status} on ${workerOf(ctx, execId) ?? 'no worker'}: ${out.length} items, ${ids.size} distinct scans, ${used} credits, ${ms} ms`,
 		);
-		figures['100 uploads in one execution: run time (manual run to finished)'] = `${(ms / 1000).toFixed(1)} s (${((100 / ms) * 1000).toFixed(1)} uploads/s)`;
+		figures['100 uploads in one execution: run time (manual run to finished)'] =
+			`${(ms / 1000).toFixed(1)} s (${((100 / ms) * 1000).toFixed(1)} uploads/s)`;
 	} finally {
 		await db.end();
 	}
 }
-

@@ -25,7 +25,11 @@ async function scanPolls(ctx) {
 async function upload(ctx, filename) {
 	const form = new FormData();
 	form.append('template_id', '1');
-	form.append('file', new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }), filename);
+	form.append(
+		'file',
+		new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
+		filename,
+	);
 	const res = await api(ctx, '/scans', { method: 'POST', body: form });
 	if (res.status !== 201) throw new Error(`upload ${filename}: HTTP ${res.status}`);
 	return res.body.id;
@@ -36,7 +40,9 @@ async function finish(ctx, ids) {
 		ids.map((id) =>
 			waitFor(`scan ${id} to finish`, async () => {
 				const scan = (await api(ctx, `/scans/${id}`)).body;
-				return ['completed', 'validation_failed', 'failed'].includes(scan?.status) ? scan.status : undefined;
+				return ['completed', 'validation_failed', 'failed'].includes(scan?.status)
+					? scan.status
+					: undefined;
 			}),
 		),
 	);
@@ -49,7 +55,11 @@ async function pollExecutions(db, afterId, names) {
 		  where e."workflowId" = $1 and e.id > $2 order by e.id`,
 		[POLL_WORKFLOW.id, afterId],
 	);
-	return rows.map((r) => ({ id: String(r.id), status: r.status, names: names.filter((n) => r.data.includes(n)) }));
+	return rows.map((r) => ({
+		id: String(r.id),
+		status: r.status,
+		names: names.filter((n) => r.data.includes(n)),
+	}));
 }
 
 /** How many executions carry each name. */
@@ -64,25 +74,45 @@ export async function runPollChecks(ctx) {
 	try {
 		const afterId = await lastExecutionId(db);
 		// ---- history: finished before the first activation, never emitted ------------------------
-		const seeded = await control(ctx, 'POST', '/scans', { count: 2, status: 'completed', template_id: 1 });
+		const seeded = await control(ctx, 'POST', '/scans', {
+			count: 2,
+			status: 'completed',
+			template_id: 1,
+		});
 		const history = (seeded?.ids ?? []).map((id) => `seeded-scan-${id}.pdf`);
 		let t = Date.now();
 		const pollsBefore = await scanPolls(ctx);
 		await rest.activate(POLL_WORKFLOW.id);
 		// 2.x activates after the REST call returns: wait for the activation's own poll.
-		const firstPoll = await waitFor('main’s poll at activation', async () => (await scanPolls(ctx)) > pollsBefore, 60_000).catch(() => false);
-		check('queue poll: activating the poll trigger polls at once (on main)', firstPoll === true && history.length === 2, `${Date.now() - t} ms`);
+		const firstPoll = await waitFor(
+			'main’s poll at activation',
+			async () => (await scanPolls(ctx)) > pollsBefore,
+			60_000,
+		).catch(() => false);
+		check(
+			'queue poll: activating the poll trigger polls at once (on main)',
+			firstPoll === true && history.length === 2,
+			`${Date.now() - t} ms`,
+		);
 
 		// ---- scans finishing while two workers run the executions ---------------------------------
 		t = Date.now();
-		const round1 = [`qpoll-${stamp}-1.pdf`, `qpoll-${stamp}-2.pdf`, `qpoll-${stamp}-fail-3.pdf`, `qpoll-${stamp}-4.pdf`];
+		const round1 = [
+			`qpoll-${stamp}-1.pdf`,
+			`qpoll-${stamp}-2.pdf`,
+			`qpoll-${stamp}-fail-3.pdf`,
+			`qpoll-${stamp}-4.pdf`,
+		];
 		await finish(ctx, await Promise.all(round1.map((n) => upload(ctx, n))));
 		const all = [...history, ...round1];
 		let list = await waitFor(
 			'a scheduled poll to emit the first scans',
 			async () => {
 				const now = await pollExecutions(db, afterId, all);
-				return countsOf(now, round1).every((c) => c >= 1) && now.every((e) => !['new', 'running'].includes(e.status)) ? now : undefined;
+				return countsOf(now, round1).every((c) => c >= 1) &&
+					now.every((e) => !['new', 'running'].includes(e.status))
+					? now
+					: undefined;
 			},
 			SCHEDULED_POLL_MS,
 		).catch(() => pollExecutions(db, afterId, all));
@@ -97,7 +127,9 @@ export async function runPollChecks(ctx) {
 			`per scan ${countsOf(list, round1).join('/')}, history ${countsOf(list, history).join('/')}; executions ${list.map((e, i) => `${e.id} ${e.status} on ${workers1[i]}`).join(', ')}; ${((Date.now() - t) / 1000).toFixed(0)} s`,
 		);
 		const emitted = list.length;
-		const items = list.length ? nodeOutput(await rest.execution(list[0].id), 'Poll scans').length : 0;
+		const items = list.length
+			? nodeOutput(await rest.execution(list[0].id), 'Poll scans').length
+			: 0;
 		ctx.figures['poll trigger: items in the first poll execution'] = String(items);
 
 		// ---- main down while scans finish, then up again: those come out once, nothing replays ----
@@ -113,7 +145,10 @@ export async function runPollChecks(ctx) {
 			'the scans finished while main was down to come out',
 			async () => {
 				const now = await pollExecutions(db, afterId, names);
-				return countsOf(now, round2).every((c) => c >= 1) && now.every((e) => !['new', 'running'].includes(e.status)) ? now : undefined;
+				return countsOf(now, round2).every((c) => c >= 1) &&
+					now.every((e) => !['new', 'running'].includes(e.status))
+					? now
+					: undefined;
 			},
 			SCHEDULED_POLL_MS + 60_000,
 		).catch(() => pollExecutions(db, afterId, names));
@@ -126,10 +161,14 @@ export async function runPollChecks(ctx) {
 				list.every((e) => e.status === 'success') &&
 				workers2.length > 0 &&
 				workers2.every((w) => w !== 'no worker'),
-			`after the restart: per scan ${countsOf(list, round2).join('/')}, earlier ${countsOf(list, round1).join('/')}, history ${countsOf(list, history).join('/')}; new executions ${list.slice(emitted).map((e, i) => `${e.id} ${e.status} on ${workers2[i]}`).join(', ')}; ${((Date.now() - t) / 1000).toFixed(0)} s`,
+			`after the restart: per scan ${countsOf(list, round2).join('/')}, earlier ${countsOf(list, round1).join('/')}, history ${countsOf(list, history).join('/')}; new executions ${list
+				.slice(emitted)
+				.map((e, i) => `${e.id} ${e.status} on ${workers2[i]}`)
+				.join(', ')}; ${((Date.now() - t) / 1000).toFixed(0)} s`,
 		);
 		const used = new Set([...workers1, ...workers2].filter((w) => w !== 'no worker'));
-		ctx.figures['poll trigger: executions / workers that ran them'] = `${list.length} / ${[...used].join(', ') || 'none'}`;
+		ctx.figures['poll trigger: executions / workers that ran them'] =
+			`${list.length} / ${[...used].join(', ') || 'none'}`;
 		await rest.deactivate(POLL_WORKFLOW.id);
 	} finally {
 		await db.end();

@@ -10,7 +10,8 @@ export function portBlock(value = process.env.QUEUE_E2E_PORTS) {
 	const m = /^(\d+)-(\d+)$/.exec(value.trim());
 	const from = Number(m?.[1]);
 	const to = Number(m?.[2]);
-	if (!m || from < 1024 || to > 65535 || from > to) throw new Error(`QUEUE_E2E_PORTS="${value}": expected <from>-<to>, e.g. 26000-26999`);
+	if (!m || from < 1024 || to > 65535 || from > to)
+		throw new Error(`QUEUE_E2E_PORTS="${value}": expected <from>-<to>, e.g. 26000-26999`);
 	return { from, to };
 }
 

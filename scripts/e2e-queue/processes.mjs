@@ -74,18 +74,27 @@ export class N8nProcess {
 	async waitReady(timeoutMs = 240_000) {
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
-			if (!this.running) throw new Error(`${this.name} exited (${this.child?.exitCode ?? this.child?.signalCode}) before it was ready:\n${this.lines.slice(-25).join('\n')}`);
+			if (!this.running)
+				throw new Error(
+					`${this.name} exited (${this.child?.exitCode ?? this.child?.signalCode}) before it was ready:\n${this.lines.slice(-25).join('\n')}`,
+				);
 			try {
-				const res = await fetch(new URL('healthz/readiness', this.url), { signal: AbortSignal.timeout(2000) });
+				const res = await fetch(new URL('healthz/readiness', this.url), {
+					signal: AbortSignal.timeout(2000),
+				});
 				if (res.ok && (this.role !== 'main' || (await this.restReady()))) return;
 			} catch {}
 			await new Promise((r) => setTimeout(r, 500));
 		}
-		throw new Error(`${this.name} was not ready on ${this.url} within ${timeoutMs / 1000} s:\n${this.lines.slice(-25).join('\n')}`);
+		throw new Error(
+			`${this.name} was not ready on ${this.url} within ${timeoutMs / 1000} s:\n${this.lines.slice(-25).join('\n')}`,
+		);
 	}
 
 	async restReady() {
-		const res = await fetch(new URL('rest/settings', this.url), { signal: AbortSignal.timeout(2000) });
+		const res = await fetch(new URL('rest/settings', this.url), {
+			signal: AbortSignal.timeout(2000),
+		});
 		return res.ok && (res.headers.get('content-type') ?? '').includes('json');
 	}
 
@@ -100,7 +109,9 @@ export class N8nProcess {
 
 	kill() {
 		if (this.running) this.child.kill('SIGKILL');
-		return new Promise((resolve) => (this.running ? this.child.once('exit', () => resolve()) : resolve()));
+		return new Promise((resolve) =>
+			this.running ? this.child.once('exit', () => resolve()) : resolve(),
+		);
 	}
 }
 
@@ -116,15 +127,33 @@ function homeFor(tmp, name, line) {
  * Creates (does not start) main, webhook and `workers` workers of n8n `line`; `nextPort` hands out
  * the ports (ports.mjs): each process's own and its task broker's.
  */
-export async function createProcesses({ tmp, line, pg, redis, nextPort, workers = 2, concurrency = 5 }) {
+export async function createProcesses({
+	tmp,
+	line,
+	pg,
+	redis,
+	nextPort,
+	workers = 2,
+	concurrency = 5,
+}) {
 	const webhookPort = await nextPort();
 	const mainPort = await nextPort();
 	const make = async (name, role, port, args, extra = {}) => {
 		const home = homeFor(tmp, name, line);
 		const brokerPort = await nextPort();
-		return new N8nProcess({ name, role, home, port, line, args, env: queueEnv({ line, home, port, brokerPort, pg, redis, webhookPort, extra }) });
+		return new N8nProcess({
+			name,
+			role,
+			home,
+			port,
+			line,
+			args,
+			env: queueEnv({ line, home, port, brokerPort, pg, redis, webhookPort, extra }),
+		});
 	};
-	const main = await make('main', 'main', mainPort, ['start'], { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
+	const main = await make('main', 'main', mainPort, ['start'], {
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+	});
 	const webhook = await make('webhook', 'webhook', webhookPort, ['webhook']);
 	const list = [];
 	for (let i = 1; i <= workers; i++) {
@@ -154,10 +183,26 @@ export async function createProcesses({ tmp, line, pg, redis, nextPort, workers 
  */
 export function replacement(proc, tmp, name) {
 	const home = homeFor(tmp, name, proc.line);
-	return new N8nProcess({ name, role: proc.role, home, port: proc.port, line: proc.line, env: { ...proc.env, N8N_USER_FOLDER: home }, args: proc.args });
+	return new N8nProcess({
+		name,
+		role: proc.role,
+		home,
+		port: proc.port,
+		line: proc.line,
+		env: { ...proc.env, N8N_USER_FOLDER: home },
+		args: proc.args,
+	});
 }
 
 /** Same process settings, fresh child: for restarts and for replacing a killed worker. */
 export function respawn(proc) {
-	return new N8nProcess({ name: proc.name, role: proc.role, home: proc.home, port: proc.port, line: proc.line, env: proc.env, args: proc.args });
+	return new N8nProcess({
+		name: proc.name,
+		role: proc.role,
+		home: proc.home,
+		port: proc.port,
+		line: proc.line,
+		env: proc.env,
+		args: proc.args,
+	});
 }

@@ -17,7 +17,10 @@ export class MainRest {
 	async call(method, pathname, body) {
 		const res = await fetch(new URL(`rest/${pathname}`, this.url), {
 			method,
-			headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				cookie: this.cookie,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await res.text();
@@ -27,7 +30,8 @@ export class MainRest {
 		} catch {
 			json = undefined;
 		}
-		if (!res.ok) throw new Error(`${method} /rest/${pathname}: ${res.status} ${text.slice(0, 300)}`);
+		if (!res.ok)
+			throw new Error(`${method} /rest/${pathname}: ${res.status} ${text.slice(0, 300)}`);
 		return json?.data ?? json;
 	}
 
@@ -47,8 +51,14 @@ export class MainRest {
 	/** A manual run (offloaded to a worker in queue mode); resolves with the execution id. */
 	async runManually(id, triggerName) {
 		const workflowData = await this.workflow(id);
-		const data = await this.call('POST', `workflows/${id}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
-		if (!data?.executionId) throw new Error(`the manual run answered no executionId: ${JSON.stringify(data).slice(0, 300)}`);
+		const data = await this.call('POST', `workflows/${id}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
+		if (!data?.executionId)
+			throw new Error(
+				`the manual run answered no executionId: ${JSON.stringify(data).slice(0, 300)}`,
+			);
 		return String(data.executionId);
 	}
 
@@ -62,10 +72,13 @@ export class MainRest {
 		let last;
 		while (Date.now() < deadline) {
 			last = await this.execution(id).catch(() => undefined);
-			if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status) && last.stoppedAt) return last;
+			if (last && !['new', 'running', 'waiting', 'unknown'].includes(last.status) && last.stoppedAt)
+				return last;
 			await new Promise((r) => setTimeout(r, 500));
 		}
-		throw new Error(`execution ${id} did not finish within ${timeoutMs / 1000} s (status ${last?.status})`);
+		throw new Error(
+			`execution ${id} did not finish within ${timeoutMs / 1000} s (status ${last?.status})`,
+		);
 	}
 
 	/** Executions of a workflow (newest first), at most `limit`. */
@@ -96,7 +109,8 @@ function parseFlatted(text) {
 		}
 		const out = Array.isArray(value) ? [] : {};
 		seen.set(index, out);
-		for (const [k, v] of Object.entries(value)) out[k] = typeof v === 'string' ? revive(Number(v)) : v;
+		for (const [k, v] of Object.entries(value))
+			out[k] = typeof v === 'string' ? revive(Number(v)) : v;
 		return out;
 	};
 	return revive(0);

@@ -11,9 +11,16 @@ import { N8N_DIR, freePort, prefixOutput, stopChild } from '../n8n-local.mjs';
 export function postgresBin() {
 	if (process.env.PG_BIN) return process.env.PG_BIN;
 	const root = '/usr/lib/postgresql';
-	const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => b - a) : [];
-	for (const v of versions) if (existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
-	throw new Error('PostgreSQL not found: install postgresql (Debian: apt-get install -y postgresql) or set PG_BIN');
+	const versions = existsSync(root)
+		? readdirSync(root)
+				.filter((v) => /^\d+$/.test(v))
+				.sort((a, b) => b - a)
+		: [];
+	for (const v of versions)
+		if (existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
+	throw new Error(
+		'PostgreSQL not found: install postgresql (Debian: apt-get install -y postgresql) or set PG_BIN',
+	);
 }
 
 export function redisBin() {
@@ -30,7 +37,10 @@ function asPostgres(bin, args) {
 	const full = asRoot ? ['-u', 'postgres', '--', bin, ...args] : args;
 	const r = spawnSync(cmd, full, { encoding: 'utf8', timeout: 120_000 });
 	if (r.error) throw r.error;
-	if (r.status !== 0) throw new Error(`${path.basename(bin)} ${args.join(' ')} exited ${r.status}: ${r.stderr || r.stdout}`);
+	if (r.status !== 0)
+		throw new Error(
+			`${path.basename(bin)} ${args.join(' ')} exited ${r.status}: ${r.stderr || r.stdout}`,
+		);
 	return r;
 }
 
@@ -38,7 +48,10 @@ function giveToPostgres(dir) {
 	if (process.getuid?.() !== 0) return;
 	const r = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
 	const g = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-	if (r.status !== 0) throw new Error('running as root needs a `postgres` user (Debian\'s postgresql package creates it)');
+	if (r.status !== 0)
+		throw new Error(
+			"running as root needs a `postgres` user (Debian's postgresql package creates it)",
+		);
 	chownSync(dir, Number(r.stdout.trim()), Number(g.stdout.trim()));
 }
 
@@ -53,10 +66,30 @@ export async function startPostgres(tmp, { port: wanted, n8nDir = N8N_DIR } = {}
 	giveToPostgres(tmp);
 	giveToPostgres(dir);
 	const data = path.join(dir, 'data');
-	asPostgres(path.join(bin, 'initdb'), ['-D', data, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
+	asPostgres(path.join(bin, 'initdb'), [
+		'-D',
+		data,
+		'--auth=trust',
+		'-U',
+		'postgres',
+		'-E',
+		'UTF8',
+		'--no-sync',
+	]);
 	const port = wanted ?? (await freePort());
 	const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-	asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
+	asPostgres(path.join(bin, 'pg_ctl'), [
+		'-D',
+		data,
+		'-o',
+		opts,
+		'-l',
+		path.join(dir, 'log'),
+		'-w',
+		'-t',
+		'60',
+		'start',
+	]);
 	const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
 	return {
 		host: '127.0.0.1',
@@ -95,12 +128,30 @@ export async function startRedis(tmp, { echo = null, port: wanted } = {}) {
 	const port = wanted ?? (await freePort());
 	const state = { child: undefined };
 	async function start() {
-		const child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
+		const child = spawn(
+			bin,
+			[
+				'--port',
+				String(port),
+				'--bind',
+				'127.0.0.1',
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--dir',
+				dir,
+			],
+			{
+				stdio: ['ignore', 'pipe', 'pipe'],
+			},
+		);
 		state.child = child;
 		await new Promise((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error('redis-server did not start within 20 s')), 20_000);
+			const timer = setTimeout(
+				() => reject(new Error('redis-server did not start within 20 s')),
+				20_000,
+			);
 			prefixOutput(child.stdout, '[redis] ', echo, (line) => {
 				if (/Ready to accept connections/i.test(line)) {
 					clearTimeout(timer);

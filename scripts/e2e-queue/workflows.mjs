@@ -23,7 +23,13 @@ export const ACTION_WORKFLOW = {
 	nodes: [
 		node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
 		node('Balance', ACTION, 1, { resource: 'account', operation: 'get' }, { credentials }),
-		node('Templates', ACTION, 1, { resource: 'template', operation: 'getAll', returnAll: true }, { credentials }),
+		node(
+			'Templates',
+			ACTION,
+			1,
+			{ resource: 'template', operation: 'getAll', returnAll: true },
+			{ credentials },
+		),
 	],
 	connections: { Start: link('Balance'), Balance: link('Templates') },
 	settings: { executionOrder: 'v1' },
@@ -43,7 +49,13 @@ export const UPLOAD_WORKFLOW = {
 			'Receive file',
 			'n8n-nodes-base.webhook',
 			2,
-			{ httpMethod: 'POST', path: 'queue-e2e-upload', responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+			{
+				httpMethod: 'POST',
+				path: 'queue-e2e-upload',
+				responseMode: 'lastNode',
+				responseData: 'firstEntryJson',
+				options: {},
+			},
 			{ webhookId: '9e0e0000-0000-4000-8000-00000000a001' },
 		),
 		node(
@@ -73,10 +85,16 @@ export const TRIGGER_WORKFLOW = {
 	name: 'queue e2e: scan events',
 	active: false,
 	nodes: [
-		node('Scan events', `${PACKAGE_NAME}.documentScanningTrigger`, 1, { events: ['scan.completed', 'scan.failed'], options: {} }, {
-			credentials,
-			webhookId: TRIGGER_WEBHOOK_ID,
-		}),
+		node(
+			'Scan events',
+			`${PACKAGE_NAME}.documentScanningTrigger`,
+			1,
+			{ events: ['scan.completed', 'scan.failed'], options: {} },
+			{
+				credentials,
+				webhookId: TRIGGER_WEBHOOK_ID,
+			},
+		),
 		node('Done', 'n8n-nodes-base.noOp', 1, {}),
 	],
 	connections: { 'Scan events': link('Done') },
@@ -91,9 +109,15 @@ export const PLAIN_WORKFLOW = {
 	name: 'queue e2e: plain webhook',
 	active: false,
 	nodes: [
-		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: PLAIN_PATH, options: {} }, {
-			webhookId: '9e0e0000-0000-4000-8000-00000000a003',
-		}),
+		node(
+			'Webhook',
+			'n8n-nodes-base.webhook',
+			2,
+			{ httpMethod: 'POST', path: PLAIN_PATH, options: {} },
+			{
+				webhookId: '9e0e0000-0000-4000-8000-00000000a003',
+			},
+		),
 		node('Done', 'n8n-nodes-base.noOp', 1, {}),
 	],
 	connections: { Webhook: link('Done') },
@@ -112,9 +136,15 @@ export const PLAIN_V1_WORKFLOW = {
 	name: 'queue e2e: plain webhook v1',
 	active: false,
 	nodes: [
-		node('Webhook', 'n8n-nodes-base.webhook', 1, { httpMethod: 'POST', path: PLAIN_V1_PATH, options: {} }, {
-			webhookId: '9e0e0000-0000-4000-8000-00000000a004',
-		}),
+		node(
+			'Webhook',
+			'n8n-nodes-base.webhook',
+			1,
+			{ httpMethod: 'POST', path: PLAIN_V1_PATH, options: {} },
+			{
+				webhookId: '9e0e0000-0000-4000-8000-00000000a004',
+			},
+		),
 		node('Done', 'n8n-nodes-base.noOp', 1, {}),
 	],
 	connections: { Webhook: link('Done') },
@@ -131,7 +161,11 @@ export const POLL_WORKFLOW = {
 			'Poll scans',
 			`${PACKAGE_NAME}.documentScanningPollTrigger`,
 			1,
-			{ pollTimes: { item: [{ mode: 'everyMinute' }] }, events: ['scan.completed', 'scan.failed'], options: {} },
+			{
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+				events: ['scan.completed', 'scan.failed'],
+				options: {},
+			},
 			{ credentials },
 		),
 		node('Done', 'n8n-nodes-base.noOp', 1, {}),
@@ -185,12 +219,24 @@ export function batchWorkflow({ id, tag, count }) {
 				{ credentials },
 			),
 		],
-		connections: { Start: link('Make files'), 'Make files': link('To file'), 'To file': link('Upload') },
+		connections: {
+			Start: link('Make files'),
+			'Make files': link('To file'),
+			'To file': link('Upload'),
+		},
 		settings: { executionOrder: 'v1' },
 	};
 }
 
 /** 100 uploads in one execution (load test). */
-export const BATCH_LOAD_WORKFLOW = batchWorkflow({ id: 'docscanQueueBat1', tag: 'load', count: 100 });
+export const BATCH_LOAD_WORKFLOW = batchWorkflow({
+	id: 'docscanQueueBat1',
+	tag: 'load',
+	count: 100,
+});
 /** 100 uploads, the run a worker is killed in (fault test), then run again. */
-export const BATCH_FAULT_WORKFLOW = batchWorkflow({ id: 'docscanQueueBat2', tag: 'fault', count: 100 });
+export const BATCH_FAULT_WORKFLOW = batchWorkflow({
+	id: 'docscanQueueBat2',
+	tag: 'fault',
+	count: 100,
+});

@@ -1,4 +1,9 @@
-import { DEFAULT_API_KEY, NO_BUSINESS_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
+import {
+	DEFAULT_API_KEY,
+	NO_BUSINESS_API_KEY,
+	startSandbox,
+	type Sandbox,
+} from '../../sandbox/server';
 import { loadPackage, runCredentialTest, runNode, TriggerHarness } from '../harness/n8n';
 import { PollHarness } from '../harness/poll';
 
@@ -34,10 +39,19 @@ describe('credential type documentScanningApi', () => {
 			env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY, authHeader },
 		});
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ remaining_scans: 2000, total_scans: 2000, used_scans: 0 });
+		expect(output[0].json).toMatchObject({
+			remaining_scans: 2000,
+			total_scans: 2000,
+			used_scans: 0,
+		});
 		const requests = sandbox.control.requests();
 		expect(requests).toHaveLength(1);
-		expect(requests[0]).toMatchObject({ method: 'GET', path: '/account', status: 200, authScheme: scheme });
+		expect(requests[0]).toMatchObject({
+			method: 'GET',
+			path: '/account',
+			status: 200,
+			authScheme: scheme,
+		});
 	});
 
 	test('a trailing slash on the base URL is tolerated', async () => {
@@ -74,16 +88,29 @@ describe('credential type documentScanningApi', () => {
 });
 
 describe('credential test (GET /account)', () => {
-	test.each(['authorization', 'xApiKey'])('succeeds with a valid key sent as %s', async (authHeader) => {
-		const outcome = await runCredentialTest({ baseUrl: `${sandbox.baseUrl}/`, apiKey: DEFAULT_API_KEY, authHeader });
-		expect(outcome.url).toBe(`${sandbox.baseUrl}/account`);
-		expect(outcome.headerNames).toContain(authHeader === 'xApiKey' ? 'X-API-Key' : 'Authorization');
-		expect(outcome.status).toBe(200);
-		expect(sandbox.control.requests()[0]).toMatchObject({ path: '/account', status: 200 });
-	});
+	test.each(['authorization', 'xApiKey'])(
+		'succeeds with a valid key sent as %s',
+		async (authHeader) => {
+			const outcome = await runCredentialTest({
+				baseUrl: `${sandbox.baseUrl}/`,
+				apiKey: DEFAULT_API_KEY,
+				authHeader,
+			});
+			expect(outcome.url).toBe(`${sandbox.baseUrl}/account`);
+			expect(outcome.headerNames).toContain(
+				authHeader === 'xApiKey' ? 'X-API-Key' : 'Authorization',
+			);
+			expect(outcome.status).toBe(200);
+			expect(sandbox.control.requests()[0]).toMatchObject({ path: '/account', status: 200 });
+		},
+	);
 
 	test('fails with 401 for a wrong key and 403 without the Business package', async () => {
-		const wrong = await runCredentialTest({ baseUrl: sandbox.baseUrl, apiKey: 'nope', authHeader: 'authorization' });
+		const wrong = await runCredentialTest({
+			baseUrl: sandbox.baseUrl,
+			apiKey: 'nope',
+			authHeader: 'authorization',
+		});
 		expect(wrong.status).toBe(401);
 		const noBusiness = await runCredentialTest({
 			baseUrl: sandbox.baseUrl,
@@ -111,9 +138,24 @@ describe('credential test (GET /account)', () => {
  */
 describe('Base URL with a query, a fragment or user:password@', () => {
 	const cases = [
-		['a query', (base: string) => `${base}?x=y`, /must not contain a query/, 'base-url-must-not-contain-a-query.invalid'],
-		['an empty query', (base: string) => `${base}?`, /must not contain a query/, 'base-url-must-not-contain-a-query.invalid'],
-		['a fragment', (base: string) => `${base}#frag`, /must not contain a fragment/, 'base-url-must-not-contain-a-fragment.invalid'],
+		[
+			'a query',
+			(base: string) => `${base}?x=y`,
+			/must not contain a query/,
+			'base-url-must-not-contain-a-query.invalid',
+		],
+		[
+			'an empty query',
+			(base: string) => `${base}?`,
+			/must not contain a query/,
+			'base-url-must-not-contain-a-query.invalid',
+		],
+		[
+			'a fragment',
+			(base: string) => `${base}#frag`,
+			/must not contain a fragment/,
+			'base-url-must-not-contain-a-fragment.invalid',
+		],
 		[
 			'user:password@',
 			(base: string) => base.replace('http://', 'http://user:pw-secret-123@'),
@@ -128,29 +170,35 @@ describe('Base URL with a query, a fragment or user:password@', () => {
 		],
 	] as const;
 
-	test.each(cases)('%s is refused by the node with a message naming the field, and nothing is sent', async (_label, make, message) => {
-		const { error, run } = await runNode({
-			parameters: { resource: 'account', operation: 'get' },
-			env: { baseUrl: make(sandbox.baseUrl), apiKey: DEFAULT_API_KEY },
-		});
-		expect(error?.message).toMatch(/^The Base URL of the Document Scanning API credential /);
-		expect(error?.message).toMatch(message);
-		expect(error?.description).toMatch(/https:\/\/scan\.example\.com\/api\/v1/);
-		expect(sandbox.control.requests()).toHaveLength(0);
-		expect(JSON.stringify(run)).not.toContain('pw-secret-123');
-	});
+	test.each(cases)(
+		'%s is refused by the node with a message naming the field, and nothing is sent',
+		async (_label, make, message) => {
+			const { error, run } = await runNode({
+				parameters: { resource: 'account', operation: 'get' },
+				env: { baseUrl: make(sandbox.baseUrl), apiKey: DEFAULT_API_KEY },
+			});
+			expect(error?.message).toMatch(/^The Base URL of the Document Scanning API credential /);
+			expect(error?.message).toMatch(message);
+			expect(error?.description).toMatch(/https:\/\/scan\.example\.com\/api\/v1/);
+			expect(sandbox.control.requests()).toHaveLength(0);
+			expect(JSON.stringify(run)).not.toContain('pw-secret-123');
+		},
+	);
 
-	test.each(cases)('%s fails the credential test with an address naming the problem', async (_label, make, _message, host) => {
-		const outcome = await runCredentialTest({
-			baseUrl: make(sandbox.baseUrl),
-			apiKey: DEFAULT_API_KEY,
-			authHeader: 'authorization',
-		});
-		expect(outcome.status).toBeUndefined();
-		expect(outcome.url).toBe(`http://${host}/account`);
-		expect(outcome.networkError).toContain(host);
-		expect(sandbox.control.requests()).toHaveLength(0);
-	});
+	test.each(cases)(
+		'%s fails the credential test with an address naming the problem',
+		async (_label, make, _message, host) => {
+			const outcome = await runCredentialTest({
+				baseUrl: make(sandbox.baseUrl),
+				apiKey: DEFAULT_API_KEY,
+				authHeader: 'authorization',
+			});
+			expect(outcome.status).toBeUndefined();
+			expect(outcome.url).toBe(`http://${host}/account`);
+			expect(outcome.networkError).toContain(host);
+			expect(sandbox.control.requests()).toHaveLength(0);
+		},
+	);
 
 	test('an "@" in the path after the host is not taken for user info', async () => {
 		const atInPath = await runCredentialTest({
@@ -173,7 +221,9 @@ describe('Base URL with a query, a fragment or user:password@', () => {
 			env: { baseUrl: `${sandbox.baseUrl}#frag`, apiKey: DEFAULT_API_KEY },
 			webhookBaseUrl: 'https://n8n.example.com',
 		});
-		await expect(harness.activate()).rejects.toThrow(/Base URL of the Document Scanning API credential must not contain a fragment/);
+		await expect(harness.activate()).rejects.toThrow(
+			/Base URL of the Document Scanning API credential must not contain a fragment/,
+		);
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 
@@ -182,7 +232,9 @@ describe('Base URL with a query, a fragment or user:password@', () => {
 			parameters: { events: ['scan.completed'] },
 			env: { baseUrl: `${sandbox.baseUrl}?page=9`, apiKey: DEFAULT_API_KEY },
 		});
-		await expect(poll.activate()).rejects.toThrow(/Base URL of the Document Scanning API credential must not contain a query/);
+		await expect(poll.activate()).rejects.toThrow(
+			/Base URL of the Document Scanning API credential must not contain a query/,
+		);
 		expect(sandbox.control.requests()).toHaveLength(0);
 	});
 });

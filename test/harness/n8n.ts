@@ -231,7 +231,11 @@ export interface TestEnvironment {
 }
 
 export function credentialsFor(env: TestEnvironment): ICredentialDataDecryptedObject {
-	return { baseUrl: env.baseUrl, apiKey: env.apiKey, authHeader: env.authHeader ?? 'authorization' };
+	return {
+		baseUrl: env.baseUrl,
+		apiKey: env.apiKey,
+		authHeader: env.authHeader ?? 'authorization',
+	};
 }
 
 export function additionalDataFor(
@@ -350,7 +354,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 	});
 
 	const mode: WorkflowExecuteMode = 'manual';
-	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
+		workflow,
+	);
 	const run = await finished.promise;
 
 	const taskData = run.data.resultData.runData[nodeName]?.[0];
@@ -468,7 +474,9 @@ export class TriggerHarness {
 	}
 
 	private webhookData(isTest: boolean): IWebhookData {
-		const webhookDescription = this.nodeType.description.webhooks?.find((w) => w.name === 'default');
+		const webhookDescription = this.nodeType.description.webhooks?.find(
+			(w) => w.name === 'default',
+		);
 		if (!webhookDescription) throw new Error('The trigger node declares no default webhook');
 		return {
 			httpMethod: webhookDescription.httpMethod as IWebhookData['httpMethod'],
@@ -488,7 +496,11 @@ export class TriggerHarness {
 		return ctx.getNodeWebhookUrl('default')!;
 	}
 
-	private hookContext(mode: WorkflowExecuteMode, activation: WorkflowActivateMode, isTest: boolean) {
+	private hookContext(
+		mode: WorkflowExecuteMode,
+		activation: WorkflowActivateMode,
+		isTest: boolean,
+	) {
 		return new HookContext(
 			this.workflow,
 			this.node,
@@ -518,7 +530,10 @@ export class TriggerHarness {
 	}
 
 	/** Hands one HTTP request to the node's `webhook()`, like n8n's webhook service. */
-	async deliver(request: IncomingMessageWithBody, response: ServerResponse): Promise<WebhookCallResult> {
+	async deliver(
+		request: IncomingMessageWithBody,
+		response: ServerResponse,
+	): Promise<WebhookCallResult> {
 		const expressResponse = expressLikeResponse(response);
 		const additionalData = this.additionalData();
 		additionalData.httpRequest = request as never;
@@ -534,7 +549,10 @@ export class TriggerHarness {
 		);
 		const result: IWebhookResponseData = await this.nodeType.webhook!.call(ctx);
 		if (!result.noWebhookResponse && !response.headersSent) {
-			const answer = onReceivedAnswer(this.nodeType.description.webhooks?.find((w) => w.name === 'default'), result);
+			const answer = onReceivedAnswer(
+				this.nodeType.description.webhooks?.find((w) => w.name === 'default'),
+				result,
+			);
 			response.statusCode = 200;
 			if (typeof answer === 'string') {
 				response.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -560,8 +578,12 @@ export class TriggerHarness {
  * the description's `responseData`, which defaults to the literal text 'firstEntryJson'
  * (webhook-helpers.js + webhook-on-received-response-extractor.js); 'noData' is empty.
  */
-function onReceivedAnswer(description: IWebhookDescription | undefined, result: IWebhookResponseData): unknown {
-	if (result.workflowData === undefined) return result.webhookResponse ?? { message: 'Webhook call received' };
+function onReceivedAnswer(
+	description: IWebhookDescription | undefined,
+	result: IWebhookResponseData,
+): unknown {
+	if (result.workflowData === undefined)
+		return result.webhookResponse ?? { message: 'Webhook call received' };
 	const responseData = description?.responseData ?? 'firstEntryJson';
 	if (responseData === 'noData') return undefined;
 	if (responseData) return responseData;
@@ -625,7 +647,8 @@ function expressLikeResponse(res: ServerResponse): ExpressLikeResponse {
 	response.send = (body?: unknown) => {
 		response.sentStatus = response.statusCode;
 		response.sentBody = body;
-		if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) return response.json(body);
+		if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body))
+			return response.json(body);
 		response.end(body as string | Buffer | undefined);
 		return response;
 	};
@@ -759,7 +782,13 @@ export async function runCredentialTest(
 		credentials,
 	) as unknown as IHttpRequestOptions;
 	const helper = new TestCredentialsHelper(credentialTypes, { [CREDENTIAL_TYPE]: credentials });
-	const request = await helper.authenticate(credentials, CREDENTIAL_TYPE, { ...resolved }, workflow, node);
+	const request = await helper.authenticate(
+		credentials,
+		CREDENTIAL_TYPE,
+		{ ...resolved },
+		workflow,
+		node,
+	);
 	const url = `${String(request.baseURL ?? '')}${String(request.url)}`;
 	const headers = (request.headers ?? {}) as Record<string, string>;
 	try {
@@ -768,6 +797,10 @@ export async function runCredentialTest(
 		return { status: response.status, url, headerNames: Object.keys(headers) };
 	} catch (error) {
 		const cause = (error as Error & { cause?: Error }).cause;
-		return { url, headerNames: Object.keys(headers), networkError: String(cause?.message ?? error) };
+		return {
+			url,
+			headerNames: Object.keys(headers),
+			networkError: String(cause?.message ?? error),
+		};
 	}
 }

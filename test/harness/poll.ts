@@ -54,7 +54,9 @@ export type RequestHook = (request: IHttpRequestOptions) => void | Promise<void>
 class HookedCredentialsHelper extends TestCredentialsHelper {
 	hook?: RequestHook;
 
-	async authenticate(...args: Parameters<TestCredentialsHelper['authenticate']>): Promise<IHttpRequestOptions> {
+	async authenticate(
+		...args: Parameters<TestCredentialsHelper['authenticate']>
+	): Promise<IHttpRequestOptions> {
 		const request = await super.authenticate(...args);
 		await this.hook?.(request);
 		return request;
@@ -109,7 +111,14 @@ export class PollHarness {
 			[CREDENTIAL_TYPE]: credentialsFor(options.env),
 		});
 		const nodeType = nodeTypes.getByNameAndVersion(POLL_TRIGGER_NODE_TYPE, 1) as INodeType;
-		return new PollHarness(workflow, workflow.getNode(NODE_NAME)!, nodeType, credentialsHelper, options, saved);
+		return new PollHarness(
+			workflow,
+			workflow.getNode(NODE_NAME)!,
+			nodeType,
+			credentialsHelper,
+			options,
+			saved,
+		);
 	}
 
 	/** Sets a hook that sees every request before it is sent (e.g. to inject a fault on page 2). */
@@ -127,7 +136,10 @@ export class PollHarness {
 		return (this.saved.staticData[`node:${NODE_NAME}`] ?? {}) as IDataObject;
 	}
 
-	private async run(mode: WorkflowExecuteMode, activation: WorkflowActivateMode): Promise<INodeExecutionData[][] | null> {
+	private async run(
+		mode: WorkflowExecuteMode,
+		activation: WorkflowActivateMode,
+	): Promise<INodeExecutionData[][] | null> {
 		const ctx = new PollContext(
 			this.workflow,
 			this.node,
@@ -147,7 +159,9 @@ export class PollHarness {
 	}
 
 	/** The immediate poll of an activation; a failure fails the activation (nothing saved). */
-	async activate(activation: WorkflowActivateMode = 'activate'): Promise<INodeExecutionData[] | null> {
+	async activate(
+		activation: WorkflowActivateMode = 'activate',
+	): Promise<INodeExecutionData[] | null> {
 		const result = await this.run('trigger', activation);
 		this.saveStaticData(); // on emit, and at the end of the activation anyway
 		return result?.[0] ?? null;

@@ -21,7 +21,12 @@ let service: BinaryDataService;
 
 beforeAll(async () => {
 	storage = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-binary-'));
-	const config = { mode: 'filesystem', availableModes: ['filesystem'], localStoragePath: storage, signingSecret: 'test' };
+	const config = {
+		mode: 'filesystem',
+		availableModes: ['filesystem'],
+		localStoragePath: storage,
+		signingSecret: 'test',
+	};
 	const quiet = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
 	service = new BinaryDataService(config as never, { error: () => {} } as never, quiet as never);
 	await service.init();
@@ -37,11 +42,15 @@ afterAll(() => {
 });
 
 async function stored(content: Buffer, fileName: string, mimeType: string): Promise<IBinaryData> {
-	const binary = await service.store({ type: 'execution', workflowId: 'wf', executionId: '1' }, content, {
-		data: '',
-		mimeType,
-		fileName,
-	} as IBinaryData);
+	const binary = await service.store(
+		{ type: 'execution', workflowId: 'wf', executionId: '1' },
+		content,
+		{
+			data: '',
+			mimeType,
+			fileName,
+		} as IBinaryData,
+	);
 	return { ...binary, fileName, mimeType };
 }
 
@@ -54,7 +63,9 @@ test('a file stored on disk is uploaded', async () => {
 		{ json: {}, binary: { data: binary } },
 	]);
 	expect(result.error).toBeUndefined();
-	expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ filename: 'on-disk.pdf', status: 'uploaded' }));
+	expect(jsonOf(result)[0]).toEqual(
+		expect.objectContaining({ filename: 'on-disk.pdf', status: 'uploaded' }),
+	);
 	expect(sb.get().control.getScan(1)?.contentSha256).toBeDefined();
 });
 
@@ -64,7 +75,9 @@ test('an oversized file on disk is refused from its metadata, before any request
 	const result = await run(sb.env(), { resource: 'scan', operation: 'upload', templateId: rl(1) }, [
 		{ json: {}, binary: { data: binary } },
 	]);
-	expect(result.error?.message).toMatch(/^Item 0: the file "big.pdf" in binary property "data" is too large/);
+	expect(result.error?.message).toMatch(
+		/^Item 0: the file "big.pdf" in binary property "data" is too large/,
+	);
 	expect(sb.get().control.requests()).toEqual([]);
 });
 
@@ -80,10 +93,17 @@ function largePdf(size: number): Buffer {
 
 /** Counts how the node reads stored files: whole (buffer) or as streams. */
 function watchStore() {
-	return { streams: jest.spyOn(service, 'getAsStream'), buffers: jest.spyOn(service, 'getAsBuffer') };
+	return {
+		streams: jest.spyOn(service, 'getAsStream'),
+		buffers: jest.spyOn(service, 'getAsBuffer'),
+	};
 }
 
-const uploadPosts = () => sb.get().control.requests().filter((r) => r.method === 'POST' && r.path === '/scans');
+const uploadPosts = () =>
+	sb
+		.get()
+		.control.requests()
+		.filter((r) => r.method === 'POST' && r.path === '/scans');
 
 test('a stored file streams to the service: identical bytes and name, never read whole into memory', async () => {
 	const content = largePdf(3 * 1024 * 1024 + 17);
@@ -108,7 +128,9 @@ test('a re-send after a 500 before the store opens the stream again and sends th
 	expect(result.error).toBeUndefined();
 	expect(uploadPosts().map((r) => r.status)).toEqual([500, 201]);
 	expect(store.streams).toHaveBeenCalledTimes(2 + 2);
-	expect(sb.get().control.getScan(Number(jsonOf(result)[0].id))?.contentSha256).toBe(sha256(content));
+	expect(sb.get().control.getScan(Number(jsonOf(result)[0].id))?.contentSha256).toBe(
+		sha256(content),
+	);
 	expect(store.buffers).not.toHaveBeenCalled();
 });
 
@@ -128,13 +150,17 @@ test('a re-send after an answer lost behind a created scan opens the stream agai
 	expect(sb.get().control.account().used_scans).toBe(1);
 });
 
-test('the streamed SHA-256 is the bytes\' hash: the same bytes in memory and on disk are recognised as one file', async () => {
+test("the streamed SHA-256 is the bytes' hash: the same bytes in memory and on disk are recognised as one file", async () => {
 	const content = largePdf(512 * 1024);
 	const onDisk = await stored(content, 'copy-on-disk.pdf', 'application/pdf');
-	const result = await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }), [
-		binaryItem(content, 'original.pdf', 'application/pdf'),
-		{ json: {}, binary: { data: onDisk } },
-	]);
+	const result = await run(
+		sb.env(),
+		upload({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }),
+		[
+			binaryItem(content, 'original.pdf', 'application/pdf'),
+			{ json: {}, binary: { data: onDisk } },
+		],
+	);
 	expect(result.error).toBeUndefined();
 	const [first, second] = jsonOf(result);
 	expect(second.id).toBe(first.id);

@@ -24,7 +24,11 @@ describe('planBudget', () => {
 		fc.assert(
 			fc.property(limitsArb, ({ times, hourlyLimit, credits, documents }) => {
 				const plan = planBudget({ times, hourlyLimit, credits, serverNow: NOW }, documents);
-				const expected = Math.min(documents, Math.max(0, hourlyLimit - times.length), credits ?? Infinity);
+				const expected = Math.min(
+					documents,
+					Math.max(0, hourlyLimit - times.length),
+					credits ?? Infinity,
+				);
 				expect(plan.fits).toBe(expected);
 				for (let p = 0; p < documents; p++) expect(plan.holdOf(p) === undefined).toBe(p < expected);
 			}),
@@ -32,10 +36,13 @@ describe('planBudget', () => {
 		);
 	});
 
-	test('a held document\'s retry time is the first moment its hourly slot is free, and never earlier than the one before it', () => {
+	test("a held document's retry time is the first moment its hourly slot is free, and never earlier than the one before it", () => {
 		fc.assert(
 			fc.property(limitsArb, ({ times, hourlyLimit, documents }) => {
-				const plan = planBudget({ times, hourlyLimit, credits: undefined, serverNow: NOW }, documents);
+				const plan = planBudget(
+					{ times, hourlyLimit, credits: undefined, serverNow: NOW },
+					documents,
+				);
 				let previous = -Infinity;
 				for (let p = plan.fits; p < documents; p++) {
 					const hold = plan.holdOf(p)!;
@@ -48,7 +55,8 @@ describe('planBudget', () => {
 					const j = p - plan.slotsLeft;
 					if (j >= times.length - Math.max(0, times.length - hourlyLimit)) continue; // freed by this batch's own uploads
 					// In the window at time t: the older uploads not yet an hour old, this batch's uploads, the j held before.
-					const load = (t: number) => times.filter((u) => u + HOUR_MS > t).length + plan.slotsLeft + j;
+					const load = (t: number) =>
+						times.filter((u) => u + HOUR_MS > t).length + plan.slotsLeft + j;
 					expect(load(at)).toBeLessThan(hourlyLimit);
 					expect(load(at - 1)).toBeGreaterThanOrEqual(hourlyLimit);
 				}
@@ -63,7 +71,8 @@ describe('planBudget', () => {
 				const plan = planBudget({ times, hourlyLimit, credits, serverNow: NOW }, documents);
 				for (let p = plan.fits; p < documents; p++) {
 					const hold = plan.holdOf(p)!;
-					if (credits !== undefined && p >= credits) expect(hold).toEqual({ reason: 'credit', retryAfter: undefined });
+					if (credits !== undefined && p >= credits)
+						expect(hold).toEqual({ reason: 'credit', retryAfter: undefined });
 					else expect(hold.reason).toBe('hourlyLimit');
 				}
 			}),
@@ -75,7 +84,9 @@ describe('planBudget', () => {
 describe('inWindow: one page of the scans listing', () => {
 	const createdAt = fc.oneof(
 		fc.integer({ min: -2 * 3600, max: 600 }).map((s) => new Date(NOW + s * 1000).toISOString()),
-		fc.integer({ min: -2 * 3600, max: 0 }).map((s) => new Date(NOW + s * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')),
+		fc
+			.integer({ min: -2 * 3600, max: 0 })
+			.map((s) => new Date(NOW + s * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')),
 		fc.constantFrom(undefined, null, '', 'yesterday', 42, '2026-13-45T99:00:00Z'),
 	);
 	const scans = fc.array(fc.record({ id: fc.nat(), created_at: createdAt }), { maxLength: 30 });

@@ -11,11 +11,21 @@ import { binaryItem, jsonOf, pairedOf, pdfBytes, run, useSandbox, upload } from 
 const sb = useSandbox();
 const HOUR = 3_600_000;
 
-const pdfs = (count: number) => Array.from({ length: count }, (_, i) => binaryItem(pdfBytes(`budget ${i}`), `doc-${i}.pdf`, 'application/pdf'));
-const posts = () => sb.get().control.requests().filter((r) => r.method === 'POST' && r.path === '/scans');
+const pdfs = (count: number) =>
+	Array.from({ length: count }, (_, i) =>
+		binaryItem(pdfBytes(`budget ${i}`), `doc-${i}.pdf`, 'application/pdf'),
+	);
+const posts = () =>
+	sb
+		.get()
+		.control.requests()
+		.filter((r) => r.method === 'POST' && r.path === '/scans');
 const used = () => sb.get().control.account().used_scans;
 /** The time an upload seeded at `scanId` leaves the rolling hour, as the node reads it (whole seconds). */
-const freesAt = (scanId: number) => new Date(Math.floor(sb.get().control.getScan(scanId)!.createdAt / 1000) * 1000 + HOUR).toISOString();
+const freesAt = (scanId: number) =>
+	new Date(
+		Math.floor(sb.get().control.getScan(scanId)!.createdAt / 1000) * 1000 + HOUR,
+	).toISOString();
 
 describe('20 documents, 10 uploads of the rolling hour left (190 by another client)', () => {
 	let seeded: number[];
@@ -39,7 +49,9 @@ describe('20 documents, 10 uploads of the rolling hour left (190 by another clie
 		const result = await run(sb.env(), upload({ options: { concurrency: 5 } }), pdfs(20), true);
 		const out = jsonOf(result);
 		expect(pairedOf(result)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-		expect(out.slice(0, 10).map((o) => o.filename)).toEqual(Array.from({ length: 10 }, (_, i) => `doc-${i}.pdf`));
+		expect(out.slice(0, 10).map((o) => o.filename)).toEqual(
+			Array.from({ length: 10 }, (_, i) => `doc-${i}.pdf`),
+		);
 		out.slice(10).forEach((o, j) => {
 			expect(o).toEqual({
 				error: `Item ${10 + j}: not uploaded: the hourly upload limit is used up (10 uploads of the 200 per rolling hour were left for 20 documents)`,
@@ -82,8 +94,12 @@ describe('12 documents, 5 credits left', () => {
 		expect(pairedOf(result)).toEqual(Array.from({ length: 12 }, (_, i) => i));
 		expect(out.slice(0, 5).every((o) => o.status === 'uploaded')).toBe(true);
 		for (const o of out.slice(5)) {
-			expect(o).toEqual(expect.objectContaining({ notUploaded: true, reason: 'credit', retryAfter: null }));
-			expect(o.error).toMatch(/the scan credit is used up \(the account has 5 scan credits left for 12 documents\)/);
+			expect(o).toEqual(
+				expect.objectContaining({ notUploaded: true, reason: 'credit', retryAfter: null }),
+			);
+			expect(o.error).toMatch(
+				/the scan credit is used up \(the account has 5 scan credits left for 12 documents\)/,
+			);
 		}
 		expect(sb.get().control.account().remaining_scans).toBe(0);
 	});
@@ -97,9 +113,15 @@ describe('a limit hit anyway: another client takes what was left between the che
 		expect(posts().map((r) => r.status)).toEqual([201, 201, 429]);
 		const created = (result.error?.context?.createdScans ?? []) as IDataObject[];
 		expect(created.map((c) => c.fileName)).toEqual(['doc-0.pdf', 'doc-1.pdf']);
-		for (const c of created) expect(sb.get().control.getScan(c.scanId as number)?.filename).toBe(c.fileName);
-		expect(result.error?.message).toMatch(/^Item 2: the service refused the upload \(HTTP 429: .*\) after this execution got 2 scans; no further upload was sent$/);
-		for (const c of created) expect(result.error?.description).toContain(`"${String(c.fileName)}" → scan ${String(c.scanId)}`);
+		for (const c of created)
+			expect(sb.get().control.getScan(c.scanId as number)?.filename).toBe(c.fileName);
+		expect(result.error?.message).toMatch(
+			/^Item 2: the service refused the upload \(HTTP 429: .*\) after this execution got 2 scans; no further upload was sent$/,
+		);
+		for (const c of created)
+			expect(result.error?.description).toContain(
+				`"${String(c.fileName)}" → scan ${String(c.scanId)}`,
+			);
 		expect(result.error?.description).toMatch(/Return Existing Scan/);
 	});
 
@@ -110,9 +132,18 @@ describe('a limit hit anyway: another client takes what was left between the che
 		const out = jsonOf(result);
 		expect(pairedOf(result)).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(out.slice(0, 2).map((o) => o.filename)).toEqual(['doc-0.pdf', 'doc-1.pdf']);
-		expect(out[2]).toEqual(expect.objectContaining({ httpCode: '402', notUploaded: true, reason: 'credit', retryAfter: null }));
+		expect(out[2]).toEqual(
+			expect.objectContaining({
+				httpCode: '402',
+				notUploaded: true,
+				reason: 'credit',
+				retryAfter: null,
+			}),
+		);
 		for (const o of out.slice(3)) {
-			expect(o).toEqual(expect.objectContaining({ notUploaded: true, reason: 'credit', retryAfter: null }));
+			expect(o).toEqual(
+				expect.objectContaining({ notUploaded: true, reason: 'credit', retryAfter: null }),
+			);
 			expect(o.error).toMatch(/HTTP 402.*so the node sent no further upload/);
 		}
 		expect(posts().map((r) => r.status)).toEqual([201, 201, 402]);
@@ -131,7 +162,8 @@ describe('a limit hit anyway: another client takes what was left between the che
 		expect(pairedOf(result)).toEqual(Array.from({ length: 10 }, (_, i) => i));
 		const uploaded = out.filter((o) => o.status === 'uploaded');
 		expect(uploaded).toHaveLength(3);
-		for (const o of uploaded) expect(sb.get().control.getScan(o.id as number)?.filename).toBe(o.filename);
+		for (const o of uploaded)
+			expect(sb.get().control.getScan(o.id as number)?.filename).toBe(o.filename);
 		expect(out.filter((o) => o.notUploaded === true)).toHaveLength(7);
 		// The retry time comes from one fresh count: the oldest upload of the hour + 1 h.
 		expect(new Set(out.filter((o) => o.notUploaded).map((o) => o.retryAfter)).size).toBe(1);
@@ -142,24 +174,46 @@ test('a single document is not checked first: the service refuses it without cha
 	sb.get().control.setCredits(0);
 	const result = await run(sb.env(), upload(), pdfs(1));
 	expect(result.error?.message).toBe('Not enough scan credit (item 0)');
-	expect(sb.get().control.requests().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /scans']);
+	expect(
+		sb
+			.get()
+			.control.requests()
+			.map((r) => `${r.method} ${r.path}`),
+	).toEqual(['POST /scans']);
 });
 
 test('the "Hourly Upload Limit" option leaves room for other clients', async () => {
 	sb.get().control.seedUploads({ count: 40 });
 	const result = await run(sb.env(), upload({ options: { hourlyLimit: 45 } }), pdfs(6), true);
-	expect(jsonOf(result).map((o) => (o.notUploaded ? 'held' : 'sent'))).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'held']);
+	expect(jsonOf(result).map((o) => (o.notUploaded ? 'held' : 'sent'))).toEqual([
+		'sent',
+		'sent',
+		'sent',
+		'sent',
+		'sent',
+		'held',
+	]);
 });
 
 test('a re-run with "Return Existing Scan": files the service already has give their share of the budget back to new ones', async () => {
 	const files = pdfs(6);
 	// The earlier run had "Return Existing Scan" too: its scans carry the files' fingerprints.
-	expect((await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting' } }), files.slice(0, 3))).error).toBeUndefined();
+	expect(
+		(await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting' } }), files.slice(0, 3)))
+			.error,
+	).toBeUndefined();
 	sb.get().control.advanceClock(60_000); // an earlier run: its scans are older than this execution's check
 	sb.get().control.seedUploads({ count: 194 }); // 3 + 194: 3 uploads of the hour left for 6 documents
-	const result = await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting', concurrency: 2 } }), files, true);
+	const result = await run(
+		sb.env(),
+		upload({ options: { onDuplicate: 'returnExisting', concurrency: 2 } }),
+		files,
+		true,
+	);
 	const out = jsonOf(result);
-	expect(out.map((o) => String(o.filename).replace(/\.ds-[0-9a-f]{12}\.pdf$/, '.pdf'))).toEqual(files.map((_, i) => `doc-${i}.pdf`));
+	expect(out.map((o) => String(o.filename).replace(/\.ds-[0-9a-f]{12}\.pdf$/, '.pdf'))).toEqual(
+		files.map((_, i) => `doc-${i}.pdf`),
+	);
 	expect(out.some((o) => o.notUploaded || o.error)).toBe(false);
 	expect(posts().filter((r) => r.status === 201)).toHaveLength(6);
 });
@@ -167,6 +221,8 @@ test('a re-run with "Return Existing Scan": files the service already has give t
 test('a single document is checked against a lower "Hourly Upload Limit"', async () => {
 	sb.get().control.seedUploads({ count: 45 });
 	const result = await run(sb.env(), upload({ options: { hourlyLimit: 45 } }), pdfs(1), true);
-	expect(jsonOf(result)).toEqual([expect.objectContaining({ notUploaded: true, reason: 'hourlyLimit' })]);
+	expect(jsonOf(result)).toEqual([
+		expect.objectContaining({ notUploaded: true, reason: 'hourlyLimit' }),
+	]);
 	expect(posts()).toHaveLength(0);
 });

@@ -21,29 +21,45 @@ const CONTRACT: Record<string, Record<string, string[]>> = {
 	},
 	template: { getAll: ['returnAll', 'limit'] },
 	account: { get: [] },
-	webhook: { create: ['name', 'url', 'events'], getAll: [], delete: ['webhookId'], getLogs: ['webhookId'] },
+	webhook: {
+		create: ['name', 'url', 'events'],
+		getAll: [],
+		delete: ['webhookId'],
+		getLogs: ['webhookId'],
+	},
 };
 
 /** Top-level parameters n8n shows for a resource/operation (displayOptions resolved by n8n itself). */
 function visibleParameters(resource: string, operation: string): INodeProperties[] {
 	const values = { resource, operation, returnAll: false, waitForCompletion: false };
 	return nodeType.description.properties.filter((property) =>
-		NodeHelpers.displayParameter(values, property, { typeVersion: 1 } as never, nodeType.description),
+		NodeHelpers.displayParameter(
+			values,
+			property,
+			{ typeVersion: 1 } as never,
+			nodeType.description,
+		),
 	);
 }
 
 test('node type name, tool use, credential', () => {
 	expect(nodeType.description.name).toBe('documentScanning');
 	expect(nodeType.description.usableAsTool).toBe(true);
-	expect(nodeType.description.credentials).toEqual([{ name: 'documentScanningApi', required: true }]);
+	expect(nodeType.description.credentials).toEqual([
+		{ name: 'documentScanningApi', required: true },
+	]);
 });
 
 test('resources and operations are exactly the contract ones', () => {
 	const resource = nodeType.description.properties.find((p) => p.name === 'resource')!;
-	expect(resource.options!.map((o) => (o as { value: string }).value).sort()).toEqual(Object.keys(CONTRACT).sort());
+	expect(resource.options!.map((o) => (o as { value: string }).value).sort()).toEqual(
+		Object.keys(CONTRACT).sort(),
+	);
 	for (const [name, operations] of Object.entries(CONTRACT)) {
 		const operation = visibleParameters(name, '').find((p) => p.name === 'operation')!;
-		expect(operation.options!.map((o) => (o as { value: string }).value).sort()).toEqual(Object.keys(operations).sort());
+		expect(operation.options!.map((o) => (o as { value: string }).value).sort()).toEqual(
+			Object.keys(operations).sort(),
+		);
 	}
 });
 
@@ -55,7 +71,9 @@ test.each(
 	const visible = visibleParameters(resource, operation).map((p) => p.name);
 	for (const name of names) expect(visible).toContain(name);
 	// Nothing else besides resource, operation and the options collection.
-	expect(visible.filter((n) => !['resource', 'operation', 'options', ...names].includes(n))).toEqual([]);
+	expect(
+		visible.filter((n) => !['resource', 'operation', 'options', ...names].includes(n)),
+	).toEqual([]);
 });
 
 test('parameter shapes fixed by the contract', () => {
@@ -72,17 +90,27 @@ test('parameter shapes fixed by the contract', () => {
 	const filterNames = (filters.options as INodeProperties[]).map((o) => o.name).sort();
 	expect(filterNames).toEqual(['status', 'templateId']);
 	const status = (filters.options as INodeProperties[]).find((o) => o.name === 'status')!;
-	expect(status.options!.map((o) => (o as { value: string }).value).sort()).toEqual(
-		['completed', 'failed', 'processing', 'uploaded', 'validation_failed'],
-	);
+	expect(status.options!.map((o) => (o as { value: string }).value).sort()).toEqual([
+		'completed',
+		'failed',
+		'processing',
+		'uploaded',
+		'validation_failed',
+	]);
 
 	const events = visibleParameters('webhook', 'create').find((p) => p.name === 'events')!;
 	expect(events.type).toBe('multiOptions');
-	expect(events.options!.map((o) => (o as { value: string }).value)).toEqual(['scan.completed', 'scan.failed']);
+	expect(events.options!.map((o) => (o as { value: string }).value)).toEqual([
+		'scan.completed',
+		'scan.failed',
+	]);
 });
 
 test('the codex file is built next to the node and names the node type', () => {
-	const codexPath = path.join(PACKAGE_DIR, 'dist/nodes/DocumentScanning/DocumentScanning.node.json');
+	const codexPath = path.join(
+		PACKAGE_DIR,
+		'dist/nodes/DocumentScanning/DocumentScanning.node.json',
+	);
 	const codex = JSON.parse(fs.readFileSync(codexPath, 'utf8'));
 	expect(codex).toEqual(
 		expect.objectContaining({

@@ -15,15 +15,39 @@ import {
 	withFingerprint,
 	withoutFingerprint,
 } from '../../nodes/DocumentScanning/helpers/upload/fingerprint';
-import { emptyListing, indexScans, nameKey } from '../../nodes/DocumentScanning/helpers/upload/scanListing';
+import {
+	emptyListing,
+	indexScans,
+	nameKey,
+} from '../../nodes/DocumentScanning/helpers/upload/scanListing';
 
 const RUNS = { seed: 20261124, numRuns: 500 };
 
-const sha = fc.uint8Array({ minLength: 8, maxLength: 8 }).map((bytes) => createHash('sha256').update(bytes).digest('hex'));
+const sha = fc
+	.uint8Array({ minLength: 8, maxLength: 8 })
+	.map((bytes) => createHash('sha256').update(bytes).digest('hex'));
 const hex12 = fc.stringMatching(/^[0-9a-f]{12}$/);
 /** Pieces real and hostile names are made of: markers, escapes, folders, odd Unicode. */
 const piece = fc.oneof(
-	fc.constantFrom('.', '..', '.pdf', '.PDF', '.jpeg', '.ds-', '%', '%22', '%2e', '%2F', '%zz', '%25', '/', '\\', ' ', '"', '\r\n'),
+	fc.constantFrom(
+		'.',
+		'..',
+		'.pdf',
+		'.PDF',
+		'.jpeg',
+		'.ds-',
+		'%',
+		'%22',
+		'%2e',
+		'%2F',
+		'%zz',
+		'%25',
+		'/',
+		'\\',
+		' ',
+		'"',
+		'\r\n',
+	),
 	fc.constantFrom('Müller', 'Mu\u0308ller', 'MÃ¼ller', '請求書', '😀', '\u0000', 'A'.repeat(40)),
 	hex12.map((hex) => `.ds-${hex}`),
 	hex12.map((hex) => `.DS-${hex.toUpperCase()}`),
@@ -53,7 +77,8 @@ describe('the fingerprint in the uploaded name', () => {
 					expect(sent.length).toBeLessThanOrEqual(Math.max(MAX_SENT_NAME_LENGTH, name.length));
 					// The user's name stays recognisable: its extension is kept at the end.
 					const extension = /\.[A-Za-z0-9]{1,10}$/.exec(name)?.[0];
-					if (extension) expect(sent.endsWith(`.ds-${fingerprintOf(digest)}${extension}`)).toBe(true);
+					if (extension)
+						expect(sent.endsWith(`.ds-${fingerprintOf(digest)}${extension}`)).toBe(true);
 				},
 			),
 			RUNS,
@@ -66,10 +91,12 @@ describe('the fingerprint in the uploaded name', () => {
 				(stem, extension, digest) => {
 					const sent = withFingerprint(`${stem}${extension}`, digest);
 					fc.pre(sent.trim() === sent);
-					return fc.assert(
-						fc.property(stored(sent), (kept) => fingerprintIn(kept) === fingerprintOf(digest)),
-						{ seed: 1, numRuns: 5 },
-					) === undefined;
+					return (
+						fc.assert(
+							fc.property(stored(sent), (kept) => fingerprintIn(kept) === fingerprintOf(digest)),
+							{ seed: 1, numRuns: 5 },
+						) === undefined
+					);
 				},
 			),
 			{ ...RUNS, numRuns: 200 },
@@ -86,8 +113,12 @@ describe('the fingerprint in the uploaded name', () => {
 			RUNS,
 		);
 		const digest = 'ab'.repeat(32);
-		expect(withFingerprint('Invoice.ds-0123456789ab.pdf', digest)).toBe(`Invoice.ds-0123456789ab.ds-${fingerprintOf(digest)}.pdf`);
-		expect(withFingerprint('Invoice-2024-03.pdf', digest)).toBe('Invoice-2024-03.ds-abababababab.pdf');
+		expect(withFingerprint('Invoice.ds-0123456789ab.pdf', digest)).toBe(
+			`Invoice.ds-0123456789ab.ds-${fingerprintOf(digest)}.pdf`,
+		);
+		expect(withFingerprint('Invoice-2024-03.pdf', digest)).toBe(
+			'Invoice-2024-03.ds-abababababab.pdf',
+		);
 		expect(withFingerprint('no extension', digest)).toBe('no extension.ds-abababababab');
 		expect(withFingerprint(`${'x'.repeat(300)}.pdf`, digest)).toHaveLength(MAX_SENT_NAME_LENGTH);
 	});
@@ -98,7 +129,10 @@ describe('the fingerprint in the uploaded name', () => {
 				const found = fingerprintIn(name);
 				if (found === undefined) return;
 				expect(found).toMatch(new RegExp(`^[0-9a-f]{${FINGERPRINT_LENGTH}}$`));
-				expect(name.toLowerCase().includes(`.ds-${found}`) || decodeURIComponentSafe(name).toLowerCase().includes(`.ds-${found}`)).toBe(true);
+				expect(
+					name.toLowerCase().includes(`.ds-${found}`) ||
+						decodeURIComponentSafe(name).toLowerCase().includes(`.ds-${found}`),
+				).toBe(true);
 			}),
 			RUNS,
 		);
@@ -122,7 +156,12 @@ describe("the listing's indexes", () => {
 	const scanList = fc.array(
 		fc.record({
 			id: fc.integer({ min: 1, max: 60 }),
-			filename: fc.oneof(oddName, fc.constant(undefined), fc.constant(42), sha.map((d) => withFingerprint('scan.pdf', d))),
+			filename: fc.oneof(
+				oddName,
+				fc.constant(undefined),
+				fc.constant(42),
+				sha.map((d) => withFingerprint('scan.pdf', d)),
+			),
 		}),
 		{ maxLength: 40 },
 	);
@@ -134,15 +173,19 @@ describe("the listing's indexes", () => {
 				indexScans(listing, first);
 				for (const page of later) indexScans(listing, page);
 				const seen = new Map<number, (typeof first)[number]>();
-				for (const scan of [...first, ...later.flat()]) if (!seen.has(scan.id)) seen.set(scan.id, scan);
+				for (const scan of [...first, ...later.flat()])
+					if (!seen.has(scan.id)) seen.set(scan.id, scan);
 				const expected = new Map<string, number[]>();
 				for (const scan of seen.values()) {
 					const fingerprint = fingerprintIn(scan.filename);
-					if (fingerprint !== undefined) expected.set(fingerprint, [...(expected.get(fingerprint) ?? []), scan.id]);
+					if (fingerprint !== undefined)
+						expected.set(fingerprint, [...(expected.get(fingerprint) ?? []), scan.id]);
 				}
 				expect(listing.byFingerprint.size).toBe(expected.size);
 				for (const [fingerprint, ids] of expected) {
-					expect(listing.byFingerprint.get(fingerprint)?.map((scan) => scan.id)).toEqual(ids.sort((a, b) => b - a));
+					expect(listing.byFingerprint.get(fingerprint)?.map((scan) => scan.id)).toEqual(
+						ids.sort((a, b) => b - a),
+					);
 				}
 			}),
 			RUNS,
@@ -154,7 +197,13 @@ describe("the listing's indexes", () => {
 			fc.property(oddName, sha, fc.integer({ min: 0, max: 4 }), (name, digest, form) => {
 				fc.pre(nameKey(name) !== '');
 				const sent = withFingerprint(name, digest);
-				const variants = [sent, `dir/${sent}`, sent.replace(/"/g, '%22'), sent.normalize('NFD'), Buffer.from(sent, 'utf8').toString('latin1')];
+				const variants = [
+					sent,
+					`dir/${sent}`,
+					sent.replace(/"/g, '%22'),
+					sent.normalize('NFD'),
+					Buffer.from(sent, 'utf8').toString('latin1'),
+				];
 				const storedName = variants[form];
 				fc.pre(sameFileName(storedName, sent));
 				const listing = emptyListing(1);

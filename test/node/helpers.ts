@@ -3,7 +3,14 @@
  * `runNode` call, and a LoadOptions context (n8n-core's own) for the list search method.
  * Additions to test/harness/n8n.ts live here so the shared harness stays untouched.
  */
-import type { IDataObject, INode, INodeExecutionData, INodeParameters, INodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
@@ -17,7 +24,12 @@ import {
 	type RunResult,
 	type TestEnvironment,
 } from '../harness/n8n';
-import { DEFAULT_API_KEY, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
+import {
+	DEFAULT_API_KEY,
+	startSandbox,
+	type Sandbox,
+	type SandboxOptions,
+} from '../../sandbox/server';
 
 export { binaryItem } from '../harness/n8n';
 
@@ -25,7 +37,10 @@ export { binaryItem } from '../harness/n8n';
 export { jpegBytes, pdfBytes, pngBytes } from '../sandbox/helpers';
 
 /** Starts one sandbox for a test file, resets it before each test and closes it at the end. */
-export function useSandbox(options: SandboxOptions = {}): { get: () => Sandbox; env: (extra?: Partial<TestEnvironment>) => TestEnvironment } {
+export function useSandbox(options: SandboxOptions = {}): {
+	get: () => Sandbox;
+	env: (extra?: Partial<TestEnvironment>) => TestEnvironment;
+} {
 	let sandbox: Sandbox | undefined;
 	beforeAll(async () => {
 		sandbox = await startSandbox({ processingDelayMs: 30, ...options });
@@ -53,7 +68,13 @@ export function rl(value: string | number, mode: 'id' | 'list' = 'id'): IDataObj
 
 /** Scan → Upload parameters: template 1, the file in binary property "data", plus `extra`. */
 export function upload(extra: Record<string, unknown> = {}): Record<string, unknown> {
-	return { resource: 'scan', operation: 'upload', templateId: rl(1), binaryPropertyName: 'data', ...extra };
+	return {
+		resource: 'scan',
+		operation: 'upload',
+		templateId: rl(1),
+		binaryPropertyName: 'data',
+		...extra,
+	};
 }
 
 /** Fast wait settings for tests. */
@@ -117,7 +138,9 @@ export async function callListSearch(
 		active: false,
 		settings: { executionOrder: 'v1' },
 	});
-	const credentialsHelper = new TestCredentialsHelper(credentialTypes, { [CREDENTIAL_TYPE]: credentialsFor(env) });
+	const credentialsHelper = new TestCredentialsHelper(credentialTypes, {
+		[CREDENTIAL_TYPE]: credentialsFor(env),
+	});
 	const additionalData = {
 		credentialsHelper,
 		restApiUrl: 'http://localhost:5678/rest',
@@ -139,11 +162,14 @@ export async function callListSearch(
  * A request log without the upload's limit check: the GET /account and the hour's GET /scans
  * (no template filter) sent before the first upload of a batch of two or more.
  */
-export function withoutLimitCheck<T extends { method: string; path: string; query?: Record<string, string> }>(log: T[]): T[] {
+export function withoutLimitCheck<
+	T extends { method: string; path: string; query?: Record<string, string> },
+>(log: T[]): T[] {
 	const first = log.findIndex((entry) => entry.method === 'POST');
 	const check = (entry: T, index: number) =>
 		(first < 0 || index < first) &&
 		entry.method === 'GET' &&
-		(entry.path === '/account' || (entry.path === '/scans' && entry.query?.template_id === undefined));
+		(entry.path === '/account' ||
+			(entry.path === '/scans' && entry.query?.template_id === undefined));
 	return log.filter((entry, index) => !check(entry, index));
 }

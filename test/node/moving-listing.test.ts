@@ -23,7 +23,7 @@ for (const envelope of ['data', 'bare'] as const) {
 			expect(out.filter((id) => ids.includes(id)).sort((a, b) => a - b)).toEqual(ids);
 		});
 
-		test('25 new scans after page 1: page 2 starts with page 1\'s first scan, and reading goes on (60 of 60)', async () => {
+		test("25 new scans after page 1: page 2 starts with page 1's first scan, and reading goes on (60 of 60)", async () => {
 			const ids = sb.get().control.seedScans({ count: 60 });
 			sb.get().control.createScansDuringListing(1, { count: 25 });
 			const result = await run(sb.env(), getAll);

@@ -36,36 +36,66 @@ function chunked(bytes: Buffer, cuts: number[]): Readable {
 	return Readable.from(pieces);
 }
 
-async function nativeBody(fields: Record<string, string>, fileName: string, mimeType: string, bytes: Buffer) {
+async function nativeBody(
+	fields: Record<string, string>,
+	fileName: string,
+	mimeType: string,
+	bytes: Buffer,
+) {
 	const form = new FormData();
 	for (const [name, value] of Object.entries(fields)) form.append(name, value);
 	form.append('file', new Blob([bytes], { type: mimeType }), fileName);
 	const response = new Response(form);
 	const contentType = response.headers.get('content-type') ?? '';
-	return { contentType, bytes: Buffer.from(await response.arrayBuffer()), boundary: /boundary=(.*)$/.exec(contentType)?.[1] ?? '' };
+	return {
+		contentType,
+		bytes: Buffer.from(await response.arrayBuffer()),
+		boundary: /boundary=(.*)$/.exec(contentType)?.[1] ?? '',
+	};
 }
 
 const fileNameArb = fc.oneof(
 	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
-	fc.constantFrom('scan.pdf', 'a "quoted" name.pdf', 'line\nbreak.pdf', 'cr\rlf\r\n.pdf', 'Rechnung März – 2024.pdf', '発注書.pdf', '../x/y.pdf', '%22.pdf'),
+	fc.constantFrom(
+		'scan.pdf',
+		'a "quoted" name.pdf',
+		'line\nbreak.pdf',
+		'cr\rlf\r\n.pdf',
+		'Rechnung März – 2024.pdf',
+		'発注書.pdf',
+		'../x/y.pdf',
+		'%22.pdf',
+	),
 );
 const bytesArb = fc.uint8Array({ maxLength: 4096 }).map((array) => Buffer.from(array));
 const cutsArb = fc.array(fc.nat(), { maxLength: 12 });
 
 test('the streamed body is byte for byte what native FormData writes, whatever the chunking', async () => {
 	await fc.assert(
-		fc.asyncProperty(fileNameArb, bytesArb, cutsArb, fc.constantFrom('application/pdf', 'image/png', ''), async (fileName, bytes, cuts, mimeType) => {
-			const native = await nativeBody({ template_id: '7' }, fileName, mimeType, bytes);
-			const body = multipartBody(
-				{ template_id: '7' },
-				{ field: 'file', fileName, mimeType, size: bytes.length, open: async () => chunked(bytes, cuts) },
-				native.boundary,
-			);
-			const ours = await bytesOf(await body.open());
-			expect(body.contentType).toBe(native.contentType);
-			expect(ours.equals(native.bytes)).toBe(true);
-			expect(body.contentLength).toBe(ours.length);
-		}),
+		fc.asyncProperty(
+			fileNameArb,
+			bytesArb,
+			cutsArb,
+			fc.constantFrom('application/pdf', 'image/png', ''),
+			async (fileName, bytes, cuts, mimeType) => {
+				const native = await nativeBody({ template_id: '7' }, fileName, mimeType, bytes);
+				const body = multipartBody(
+					{ template_id: '7' },
+					{
+						field: 'file',
+						fileName,
+						mimeType,
+						size: bytes.length,
+						open: async () => chunked(bytes, cuts),
+					},
+					native.boundary,
+				);
+				const ours = await bytesOf(await body.open());
+				expect(body.contentType).toBe(native.contentType);
+				expect(ours.equals(native.bytes)).toBe(true);
+				expect(body.contentLength).toBe(ours.length);
+			},
+		),
 		RUNS,
 	);
 });
@@ -76,7 +106,13 @@ test('the sandbox reads back the same field, file name and bytes; a second open 
 			let opens = 0;
 			const body = multipartBody(
 				{ template_id: '12' },
-				{ field: 'file', fileName, mimeType: 'application/pdf', size: bytes.length, open: async () => (opens++, chunked(bytes, cuts)) },
+				{
+					field: 'file',
+					fileName,
+					mimeType: 'application/pdf',
+					size: bytes.length,
+					open: async () => (opens++, chunked(bytes, cuts)),
+				},
 			);
 			const first = await bytesOf(await body.open());
 			const second = await bytesOf(await body.open());
@@ -86,11 +122,16 @@ test('the sandbox reads back the same field, file name and bytes; a second open 
 				headers: { 'content-type': body.contentType, 'content-length': String(body.contentLength) },
 			});
 			request.end(first);
-			const parsed = await parseMultipart(request as never, { fileFields: ['file'], maxFileBytes: 1 << 20 });
+			const parsed = await parseMultipart(request as never, {
+				fileFields: ['file'],
+				maxFileBytes: 1 << 20,
+			});
 			expect(parsed.fields.template_id).toBe('12');
 			expect(parsed.files.file.data.equals(bytes)).toBe(true);
 			// Names come back as the browser encoding leaves them (quotes and line breaks escaped).
-			expect(parsed.files.file.filename).toBe(fileName.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22'));
+			expect(parsed.files.file.filename).toBe(
+				fileName.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22'),
+			);
 		}),
 		RUNS,
 	);
@@ -99,7 +140,16 @@ test('the sandbox reads back the same field, file name and bytes; a second open 
 test('the file is opened only when the body is read, and an in-memory Buffer is sent as it is', async () => {
 	let opens = 0;
 	const bytes = Buffer.from('%PDF-1.4 in memory');
-	const body = multipartBody({}, { field: 'file', fileName: 'm.pdf', mimeType: 'application/pdf', size: bytes.length, open: async () => (opens++, bytes) });
+	const body = multipartBody(
+		{},
+		{
+			field: 'file',
+			fileName: 'm.pdf',
+			mimeType: 'application/pdf',
+			size: bytes.length,
+			open: async () => (opens++, bytes),
+		},
+	);
 	const stream = await body.open();
 	// axios (n8n's HTTP client) sends an object tagged Blob by reading its stream().
 	expect(Object.prototype.toString.call(stream)).toBe('[object Blob]');
@@ -114,10 +164,24 @@ test('the file is opened only when the body is read, and an in-memory Buffer is 
 test.each([
 	['shorter', Buffer.from('%PDF-1.4 short')],
 	['longer', Buffer.from('%PDF-1.4 a good deal longer than announced')],
-])('a file that turns out %s than its size fails the body instead of sending it cut or padded', async (_kind, bytes) => {
-	const body = multipartBody({}, { field: 'file', fileName: 'x.pdf', mimeType: 'application/pdf', size: 20, open: async () => chunked(bytes, [3, 9]) });
-	await expect(bytesOf(await body.open())).rejects.toThrow(/the file changed while it was uploaded \(\d+ bytes instead of 20\)/);
-});
+])(
+	'a file that turns out %s than its size fails the body instead of sending it cut or padded',
+	async (_kind, bytes) => {
+		const body = multipartBody(
+			{},
+			{
+				field: 'file',
+				fileName: 'x.pdf',
+				mimeType: 'application/pdf',
+				size: 20,
+				open: async () => chunked(bytes, [3, 9]),
+			},
+		);
+		await expect(bytesOf(await body.open())).rejects.toThrow(
+			/the file changed while it was uploaded \(\d+ bytes instead of 20\)/,
+		);
+	},
+);
 
 test('the streamed SHA-256, size and head equal those of the whole bytes, whatever the chunking', async () => {
 	await fc.assert(

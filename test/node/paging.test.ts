@@ -3,8 +3,17 @@ import { jsonOf, run, useSandbox } from './helpers';
 
 const sb = useSandbox();
 
-const getAll = (extra: Record<string, unknown> = {}) => ({ resource: 'scan', operation: 'getAll', returnAll: true, ...extra });
-const listings = () => sb.get().control.requests().filter((r) => r.method === 'GET' && r.path === '/scans');
+const getAll = (extra: Record<string, unknown> = {}) => ({
+	resource: 'scan',
+	operation: 'getAll',
+	returnAll: true,
+	...extra,
+});
+const listings = () =>
+	sb
+		.get()
+		.control.requests()
+		.filter((r) => r.method === 'GET' && r.path === '/scans');
 const pagesRequested = () => listings().map((r) => Number(r.query.page));
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -31,14 +40,28 @@ for (const envelope of ['data', 'bare'] as const) {
 			if (envelope === 'bare') expect(pages.filter((p) => p === 1)).toHaveLength(2);
 			// 11 pages hold the scans; without meta pages 2-3, 4-7, 8-15 are read (4 past the end).
 			expect(Math.max(...pages)).toBeLessThanOrEqual(envelope === 'data' ? 11 : 15);
-			expect([...new Set(pages.filter((p) => p <= 11))].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+			expect([...new Set(pages.filter((p) => p <= 11))].sort((a, b) => a - b)).toEqual([
+				1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+			]);
 		});
 
 		test('pages are read side by side', async () => {
 			sb.get().control.seedScans({ count: 200 });
 			// Every page after the first answers after 300 ms: read one after another they could not overlap.
-			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 0, times: 1 });
-			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 300, times: 20 });
+			sb.get().control.addFault({
+				method: 'GET',
+				path: '^/scans$',
+				kind: 'latency',
+				latencyMs: 0,
+				times: 1,
+			});
+			sb.get().control.addFault({
+				method: 'GET',
+				path: '^/scans$',
+				kind: 'latency',
+				latencyMs: 300,
+				times: 20,
+			});
 			const pending = run(sb.env(), getAll());
 			await until(() => listings().length >= 4);
 			const inFlight = listings().filter((r) => r.query.page !== '1').length;
@@ -48,8 +71,20 @@ for (const envelope of ['data', 'bare'] as const) {
 
 		test('a scan added while the listing is read shifts the pages but is not output twice', async () => {
 			const ids = sb.get().control.seedScans({ count: 60 });
-			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 0, times: 1 });
-			sb.get().control.addFault({ method: 'GET', path: '^/scans$', kind: 'latency', latencyMs: 300, times: 20 });
+			sb.get().control.addFault({
+				method: 'GET',
+				path: '^/scans$',
+				kind: 'latency',
+				latencyMs: 0,
+				times: 1,
+			});
+			sb.get().control.addFault({
+				method: 'GET',
+				path: '^/scans$',
+				kind: 'latency',
+				latencyMs: 300,
+				times: 20,
+			});
 			const pending = run(sb.env(), getAll());
 			// Page 1 was answered; the later pages are computed after the new scan exists.
 			await until(() => listings().some((r) => r.query.page === '2'));
@@ -66,7 +101,9 @@ for (const envelope of ['data', 'bare'] as const) {
 			const ids = sb.get().control.seedScans({ count: 120 });
 			const result = await run(sb.env(), getAll({ returnAll: false, limit: 60 }));
 			expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse().slice(0, 60));
-			expect(pagesRequested().sort((a, b) => a - b)).toEqual(envelope === 'data' ? [1, 2, 3] : [1, 1, 2, 3]);
+			expect(pagesRequested().sort((a, b) => a - b)).toEqual(
+				envelope === 'data' ? [1, 2, 3] : [1, 1, 2, 3],
+			);
 		});
 	});
 }
@@ -79,5 +116,4 @@ describe('page cap', () => {
 		expect(result.error?.description).toMatch(/Filters/);
 		expect(pagesRequested()).toEqual([1]);
 	});
-
 });

@@ -35,7 +35,10 @@ describe('pause (waits that work on every n8n line)', () => {
 
 	it('no node or credential imports sleepWithAbort from n8n-workflow except helpers/pause.ts', () => {
 		const root = path.join(__dirname, '..', '..');
-		const offenders = [...sourceFiles(path.join(root, 'nodes')), ...sourceFiles(path.join(root, 'credentials'))]
+		const offenders = [
+			...sourceFiles(path.join(root, 'nodes')),
+			...sourceFiles(path.join(root, 'credentials')),
+		]
 			.filter((file) => !file.endsWith(path.join('helpers', 'pause.ts')))
 			.filter((file) => /\bsleepWithAbort\b/.test(readFileSync(file, 'utf8')))
 			.map((file) => path.relative(root, file));
@@ -78,8 +81,12 @@ describe('pause (waits that work on every n8n line)', () => {
 		const workflow = jest.requireActual('n8n-workflow');
 		const controller = new AbortController();
 		controller.abort();
-		const { pause } = jest.requireActual('../../nodes/DocumentScanning/helpers/pause') as PauseModule;
+		const { pause } = jest.requireActual(
+			'../../nodes/DocumentScanning/helpers/pause',
+		) as PauseModule;
 		// n8n-workflow's own rejection (ManualExecutionCancelledError), not the fallback's.
-		await expect(pause(10, controller.signal)).rejects.toBeInstanceOf(workflow.ManualExecutionCancelledError);
+		await expect(pause(10, controller.signal)).rejects.toBeInstanceOf(
+			workflow.ManualExecutionCancelledError,
+		);
 	});
 });

@@ -7,7 +7,11 @@ import { callListSearch, jsonOf, pairedOf, run, useSandbox } from './helpers';
 
 const sb = useSandbox();
 
-const webhook = (operation: string, extra: Record<string, unknown> = {}) => ({ resource: 'webhook', operation, ...extra });
+const webhook = (operation: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'webhook',
+	operation,
+	...extra,
+});
 const createParams = (extra: Record<string, unknown> = {}) =>
 	webhook('create', {
 		name: 'ERP import',
@@ -18,7 +22,11 @@ const createParams = (extra: Record<string, unknown> = {}) =>
 
 describe('Template → Get Many', () => {
 	test('Return All lists the active templates only', async () => {
-		const result = await run(sb.env(), { resource: 'template', operation: 'getAll', returnAll: true });
+		const result = await run(sb.env(), {
+			resource: 'template',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).map((t) => [t.id, t.name, t.extraction_mode])).toEqual([
 			[1, 'Invoice', 'scalar'],
@@ -29,7 +37,12 @@ describe('Template → Get Many', () => {
 	});
 
 	test('Limit', async () => {
-		const result = await run(sb.env(), { resource: 'template', operation: 'getAll', returnAll: false, limit: 2 });
+		const result = await run(sb.env(), {
+			resource: 'template',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(jsonOf(result).map((t) => t.id)).toEqual([1, 2]);
 	});
 });
@@ -40,28 +53,42 @@ describe('Account → Get', () => {
 			sb.get().control.clearRequests();
 			const result = await run(sb.env({ authHeader }), { resource: 'account', operation: 'get' });
 			expect(jsonOf(result)).toEqual([{ remaining_scans: 2000, total_scans: 2000, used_scans: 0 }]);
-			expect(sb.get().control.requests().map((r) => r.authScheme)).toEqual([
-				authHeader === 'xApiKey' ? 'x-api-key' : 'bearer',
-			]);
+			expect(
+				sb
+					.get()
+					.control.requests()
+					.map((r) => r.authScheme),
+			).toEqual([authHeader === 'xApiKey' ? 'x-api-key' : 'bearer']);
 		}
 	});
 
 	test('401 with a wrong key: message, description, no key in the error', async () => {
-		const result = await run(sb.env({ apiKey: 'sk_wrong_key_123' }), { resource: 'account', operation: 'get' });
-		expect(result.error?.message).toBe('Authentication failed: the API key is missing or not valid (item 0)');
+		const result = await run(sb.env({ apiKey: 'sk_wrong_key_123' }), {
+			resource: 'account',
+			operation: 'get',
+		});
+		expect(result.error?.message).toBe(
+			'Authentication failed: the API key is missing or not valid (item 0)',
+		);
 		expect(result.error?.description).toMatch(/Check the API key/);
 		expect(result.error?.httpCode).toBe('401');
 		expect(JSON.stringify(result.error)).not.toContain('sk_wrong_key_123');
 	});
 
 	test('401 in the X-API-Key mode too', async () => {
-		const result = await run(sb.env({ apiKey: 'nope', authHeader: 'xApiKey' }), { resource: 'account', operation: 'get' });
+		const result = await run(sb.env({ apiKey: 'nope', authHeader: 'xApiKey' }), {
+			resource: 'account',
+			operation: 'get',
+		});
 		expect(result.error?.httpCode).toBe('401');
 		expect(sb.get().control.requests()[0].authScheme).toBe('x-api-key');
 	});
 
 	test('403 without the Business package', async () => {
-		const result = await run(sb.env({ apiKey: NO_BUSINESS_API_KEY }), { resource: 'account', operation: 'get' });
+		const result = await run(sb.env({ apiKey: NO_BUSINESS_API_KEY }), {
+			resource: 'account',
+			operation: 'get',
+		});
 		expect(result.error?.message).toBe('This account has no API access (item 0)');
 		expect(result.error?.description).toMatch(/"Business" package/);
 		expect(JSON.stringify(result.error)).not.toContain(NO_BUSINESS_API_KEY);
@@ -102,7 +129,9 @@ describe('Webhook', () => {
 		sb.get().control.reset({ envelope: 'bare' });
 		const result = await run(sb.env(), createParams({ events: '={{ "scan.failed" }}' }));
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ events: ['scan.failed'], secret: expect.any(String) }));
+		expect(jsonOf(result)[0]).toEqual(
+			expect.objectContaining({ events: ['scan.failed'], secret: expect.any(String) }),
+		);
 	});
 
 	test('Create with an http URL: 422 naming the url field', async () => {
@@ -127,13 +156,17 @@ describe('Webhook', () => {
 	test('Create is not retried after an internal error (not safe to repeat)', async () => {
 		sb.get().control.addFault({ method: 'POST', path: '^/webhooks$', kind: 'status500' });
 		const result = await run(sb.env(), createParams());
-		expect(result.error?.message).toBe('The Document Scanning service had an internal error (HTTP 500) (item 0)');
+		expect(result.error?.message).toBe(
+			'The Document Scanning service had an internal error (HTTP 500) (item 0)',
+		);
 		expect(sb.get().control.requests()).toHaveLength(1);
 	});
 
 	test('Get Many lists the webhooks; Delete removes one; Delete again is a 404', async () => {
 		const first = jsonOf(await run(sb.env(), createParams({ name: 'one' })))[0];
-		const second = jsonOf(await run(sb.env(), createParams({ name: 'two', url: 'https://hooks.example.com/two' })))[0];
+		const second = jsonOf(
+			await run(sb.env(), createParams({ name: 'two', url: 'https://hooks.example.com/two' })),
+		)[0];
 
 		const listed = await run(sb.env(), webhook('getAll'));
 		expect(jsonOf(listed).map((w) => [w.id, w.name, w.url])).toEqual(
@@ -173,7 +206,9 @@ describe('Webhook', () => {
 		try {
 			const { port } = receiver.address() as AddressInfo;
 			sb.get().control.setOptions({ allowInsecureWebhookUrls: true });
-			const hook = jsonOf(await run(sb.env(), createParams({ url: `http://127.0.0.1:${port}/ok` })))[0];
+			const hook = jsonOf(
+				await run(sb.env(), createParams({ url: `http://127.0.0.1:${port}/ok` })),
+			)[0];
 			await sb.get().control.deliver(hook.id as number, 'scan.completed');
 			await sb.get().control.deliver(hook.id as number, 'scan.failed');
 
@@ -196,7 +231,9 @@ describe('Webhook', () => {
 		expect(missing.error?.httpCode).toBe('404');
 		sb.get().control.clearRequests();
 		const invalid = await run(sb.env(), webhook('getLogs', { webhookId: 'abc' }));
-		expect(invalid.error?.message).toBe('Item 0: the field "Webhook ID" must be a positive whole number, got "abc"');
+		expect(invalid.error?.message).toBe(
+			'Item 0: the field "Webhook ID" must be a positive whole number, got "abc"',
+		);
 		expect(sb.get().control.requests()).toEqual([]);
 	});
 });
@@ -215,16 +252,23 @@ describe('Template list search (resource locator "From List")', () => {
 	});
 
 	test('filters by the search text, and works with the X-API-Key header', async () => {
-		const result = await callListSearch(sb.env({ authHeader: 'xApiKey' }), 'searchTemplates', 'INVOICE');
+		const result = await callListSearch(
+			sb.env({ authHeader: 'xApiKey' }),
+			'searchTemplates',
+			'INVOICE',
+		);
 		expect(result).toEqual({
 			results: [
 				{ name: 'Invoice (scalar)', value: '1' },
 				{ name: 'Invoice with line items (mixed)', value: '3' },
 			],
 		});
-		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.authScheme}`)).toEqual([
-			'GET /templates x-api-key',
-		]);
+		expect(
+			sb
+				.get()
+				.control.requests()
+				.map((r) => `${r.method} ${r.path} ${r.authScheme}`),
+		).toEqual(['GET /templates x-api-key']);
 	});
 
 	test('an auth error reaches the editor as an error', async () => {

@@ -3,13 +3,24 @@ import { binaryItem, FAST_WAIT, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox 
 
 const sb = useSandbox();
 
-const get = (extra: Record<string, unknown> = {}) => ({ resource: 'scan', operation: 'get', scanId: '1', ...extra });
-const getAll = (extra: Record<string, unknown> = {}) => ({ resource: 'scan', operation: 'getAll', ...extra });
+const get = (extra: Record<string, unknown> = {}) => ({
+	resource: 'scan',
+	operation: 'get',
+	scanId: '1',
+	...extra,
+});
+const getAll = (extra: Record<string, unknown> = {}) => ({
+	resource: 'scan',
+	operation: 'getAll',
+	...extra,
+});
 
 async function uploadOne(name = 'invoice.pdf', templateId = 1): Promise<number> {
-	const result = await run(sb.env(), { resource: 'scan', operation: 'upload', templateId: rl(templateId) }, [
-		binaryItem(pdfBytes(), name, 'application/pdf'),
-	]);
+	const result = await run(
+		sb.env(),
+		{ resource: 'scan', operation: 'upload', templateId: rl(templateId) },
+		[binaryItem(pdfBytes(), name, 'application/pdf')],
+	);
 	if (result.error) throw result.error;
 	sb.get().control.clearRequests();
 	return jsonOf(result)[0].id as number;
@@ -32,7 +43,12 @@ describe('Scan → Get', () => {
 				error_message: null,
 			}),
 		);
-		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /scans/${id}`]);
+		expect(
+			sb
+				.get()
+				.control.requests()
+				.map((r) => `${r.method} ${r.path}`),
+		).toEqual([`GET /scans/${id}`]);
 	});
 
 	test('works with the bare envelope and a numeric scan ID', async () => {
@@ -44,7 +60,10 @@ describe('Scan → Get', () => {
 
 	test('waits until a processing scan is completed', async () => {
 		const id = await uploadOne();
-		const result = await run(sb.env(), get({ scanId: String(id), waitForCompletion: true, options: FAST_WAIT }));
+		const result = await run(
+			sb.env(),
+			get({ scanId: String(id), waitForCompletion: true, options: FAST_WAIT }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id, status: 'completed' }));
 		expect(sb.get().control.requests().length).toBeGreaterThanOrEqual(2);
@@ -60,7 +79,10 @@ describe('Scan → Get', () => {
 
 	test('waiting on an already failed scan fails the item with its error_message', async () => {
 		const [id] = sb.get().control.seedScans({ count: 1, status: 'failed' });
-		const result = await run(sb.env(), get({ scanId: String(id), waitForCompletion: true, options: FAST_WAIT }));
+		const result = await run(
+			sb.env(),
+			get({ scanId: String(id), waitForCompletion: true, options: FAST_WAIT }),
+		);
 		const stored = sb.get().control.getScan(id)!;
 		expect(stored.errorMessage).toBeTruthy();
 		expect(result.error?.message).toBe(`Item 0: scan ${id} failed: ${stored.errorMessage}`);
@@ -72,7 +94,11 @@ describe('Scan → Get', () => {
 		sb.get().control.hold(true);
 		const result = await run(
 			sb.env(),
-			get({ scanId: String(id), waitForCompletion: true, options: { pollInterval: 0.05, waitTimeout: 1 } }),
+			get({
+				scanId: String(id),
+				waitForCompletion: true,
+				options: { pollInterval: 0.05, waitTimeout: 1 },
+			}),
 			undefined,
 			true,
 		);
@@ -91,7 +117,12 @@ describe('Scan → Get', () => {
 		sb.get().control.setReviewedData(id, { invoice_number: 'CORRECTED-1', total_amount: 10 });
 		const result = await run(sb.env(), get({ scanId: String(id), options: { output: 'fields' } }));
 		expect(jsonOf(result)).toEqual([
-			expect.objectContaining({ scan_id: id, invoice_number: 'CORRECTED-1', total_amount: 10, reviewed: true }),
+			expect.objectContaining({
+				scan_id: id,
+				invoice_number: 'CORRECTED-1',
+				total_amount: 10,
+				reviewed: true,
+			}),
 		]);
 	});
 
@@ -104,7 +135,9 @@ describe('Scan → Get', () => {
 
 	test('an invalid scan ID fails locally', async () => {
 		const result = await run(sb.env(), get({ scanId: '12a' }));
-		expect(result.error?.message).toBe('Item 0: the field "Scan ID" must be a positive whole number, got "12a"');
+		expect(result.error?.message).toBe(
+			'Item 0: the field "Scan ID" must be a positive whole number, got "12a"',
+		);
 		expect(sb.get().control.requests()).toEqual([]);
 	});
 
@@ -114,14 +147,26 @@ describe('Scan → Get', () => {
 		const result = await run(sb.env(), get({ scanId: String(id) }));
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].id).toBe(id);
-		expect(sb.get().control.requests().map((r) => r.status)).toEqual([500, 200]);
+		expect(
+			sb
+				.get()
+				.control.requests()
+				.map((r) => r.status),
+		).toEqual([500, 200]);
 	});
 
 	test('500 that persists: the internal error message after the retries', async () => {
 		sb.get().control.seedScans({ count: 1 });
-		sb.get().control.addFault({ method: 'GET', path: '^/scans/\\d+$', kind: 'status500', times: 10 });
+		sb.get().control.addFault({
+			method: 'GET',
+			path: '^/scans/\\d+$',
+			kind: 'status500',
+			times: 10,
+		});
 		const result = await run(sb.env(), get());
-		expect(result.error?.message).toBe('The Document Scanning service had an internal error (HTTP 500) (item 0)');
+		expect(result.error?.message).toBe(
+			'The Document Scanning service had an internal error (HTTP 500) (item 0)',
+		);
 		expect(result.error?.description).toMatch(/Try again later/);
 		expect(sb.get().control.requests()).toHaveLength(4);
 	}, 15000);
@@ -150,8 +195,14 @@ describe('Scan → Get Many', () => {
 				expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse());
 				// With meta the page count is known; without it, pages 2-5 are read together (4 and 5 past the end)
 				// and page 1 once more at the end proves that no scan was added meanwhile.
-				const pages = sb.get().control.requests().map((r) => r.query.page).sort();
-				expect(pages).toEqual(envelope === 'data' ? ['1', '2', '3'] : ['1', '1', '2', '3', '4', '5']);
+				const pages = sb
+					.get()
+					.control.requests()
+					.map((r) => r.query.page)
+					.sort();
+				expect(pages).toEqual(
+					envelope === 'data' ? ['1', '2', '3'] : ['1', '1', '2', '3', '4', '5'],
+				);
 				expect(pairedOf(result).every((p) => p === 0)).toBe(true);
 			});
 
@@ -159,7 +210,11 @@ describe('Scan → Get Many', () => {
 				sb.get().control.seedScans({ count: 50 });
 				const result = await run(sb.env(), getAll({ returnAll: true }));
 				expect(jsonOf(result)).toHaveLength(50);
-				const pages = sb.get().control.requests().map((r) => r.query.page).sort();
+				const pages = sb
+					.get()
+					.control.requests()
+					.map((r) => r.query.page)
+					.sort();
 				expect(pages).toEqual(envelope === 'data' ? ['1', '2'] : ['1', '1', '2', '3', '4', '5']);
 			});
 
@@ -167,7 +222,12 @@ describe('Scan → Get Many', () => {
 				const ids = sb.get().control.seedScans({ count: 60 });
 				const result = await run(sb.env(), getAll({ returnAll: false, limit: 30 }));
 				expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse().slice(0, 30));
-				expect(sb.get().control.requests().map((r) => r.query.page)).toEqual(['1', '2']);
+				expect(
+					sb
+						.get()
+						.control.requests()
+						.map((r) => r.query.page),
+				).toEqual(['1', '2']);
 			});
 		});
 	}
@@ -180,7 +240,9 @@ describe('Scan → Get Many', () => {
 
 	test('filters by status and template', async () => {
 		sb.get().control.seedScans({ count: 4, status: 'failed', template_id: 1 });
-		const templateTwo = sb.get().control.seedScans({ count: 3, status: 'completed', template_id: 2 });
+		const templateTwo = sb
+			.get()
+			.control.seedScans({ count: 3, status: 'completed', template_id: 2 });
 		sb.get().control.seedScans({ count: 2, status: 'validation_failed', template_id: 2 });
 
 		const failed = await run(sb.env(), getAll({ returnAll: true, filters: { status: 'failed' } }));
@@ -191,7 +253,11 @@ describe('Scan → Get Many', () => {
 			getAll({ returnAll: true, filters: { status: 'completed', templateId: rl(2, 'list') } }),
 		);
 		expect(jsonOf(byTemplate).map((s) => s.id)).toEqual([...templateTwo].reverse());
-		expect(sb.get().control.requests().at(-1)?.query).toEqual({ status: 'completed', template_id: '2', page: '1' });
+		expect(sb.get().control.requests().at(-1)?.query).toEqual({
+			status: 'completed',
+			template_id: '2',
+			page: '1',
+		});
 
 		const plain = await run(sb.env(), getAll({ returnAll: true, filters: { templateId: '2' } }));
 		expect(jsonOf(plain)).toHaveLength(5);
@@ -208,7 +274,12 @@ describe('Scan → Get Many', () => {
 		const result = await run(sb.env(), getAll({ returnAll: true, options: { output: 'rows' } }));
 		const expected = [...ids]
 			.reverse()
-			.flatMap((id) => (sb.get().control.getScan(id)!.extractedData as { rows: object[] }).rows.map((_, i) => [id, i + 1]));
+			.flatMap((id) =>
+				(sb.get().control.getScan(id)!.extractedData as { rows: object[] }).rows.map((_, i) => [
+					id,
+					i + 1,
+				]),
+			);
 		expect(jsonOf(result).map((r) => [r.scan_id, r.row_number])).toEqual(expected);
 	});
 

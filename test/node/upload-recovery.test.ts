@@ -7,12 +7,25 @@
  */
 import { createHash } from 'crypto';
 
-import { binaryItem, FAST_WAIT, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox, upload } from './helpers';
+import {
+	binaryItem,
+	FAST_WAIT,
+	jsonOf,
+	pairedOf,
+	pdfBytes,
+	rl,
+	run,
+	useSandbox,
+	upload,
+} from './helpers';
 
 const sb = useSandbox();
 
 const returnExisting = (extra: Record<string, unknown> = {}) =>
-	upload({ ...extra, options: { onDuplicate: 'returnExisting', ...((extra.options as object) ?? {}) } });
+	upload({
+		...extra,
+		options: { onDuplicate: 'returnExisting', ...((extra.options as object) ?? {}) },
+	});
 
 const pdf = (content: Buffer, name: string) => binaryItem(content, name, 'application/pdf');
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
@@ -21,7 +34,10 @@ function credits() {
 	return sb.get().control.account().used_scans;
 }
 function requestLog() {
-	return sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
+	return sb
+		.get()
+		.control.requests()
+		.map((r) => `${r.method} ${r.path} ${r.status}`);
 }
 /** The bytes the sandbox stored for a scan, as a digest: which document a scan really holds. */
 function contentOf(scanId: unknown) {
@@ -29,7 +45,7 @@ function contentOf(scanId: unknown) {
 }
 
 describe('a lost answer is followed by sending the file again, not by guessing', () => {
-	test('reproduction: a 500 before the service stored the file never outputs another client\'s scan of the same name', async () => {
+	test("reproduction: a 500 before the service stored the file never outputs another client's scan of the same name", async () => {
 		// Another client of the account scanned a different "scan.pdf" 20 s ago.
 		const theirs = pdfBytes('theirs');
 		const other = jsonOf(await run(sb.env(), upload(), [pdf(theirs, 'scan.pdf')]))[0];
@@ -51,11 +67,14 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		expect(scan.status).toBe('completed');
 		expect(credits()).toBe(2);
 		// Sent again at once; no listing was needed because the second attempt was answered.
-		expect(requestLog().filter((line) => line.startsWith('POST'))).toEqual(['POST /scans 500', 'POST /scans 201']);
+		expect(requestLog().filter((line) => line.startsWith('POST'))).toEqual([
+			'POST /scans 500',
+			'POST /scans 201',
+		]);
 		expect(requestLog().filter((line) => line === 'GET /scans 200')).toEqual([]);
 	});
 
-	test('answer lost after the scan was stored: the second attempt\'s 409 leads to it; one scan, one credit', async () => {
+	test("answer lost after the scan was stored: the second attempt's 409 leads to it; one scan, one credit", async () => {
 		const ours = pdfBytes();
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 		const result = await run(sb.env(), upload(), [pdf(ours, 'lost.pdf')]);
@@ -92,7 +111,12 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		const second = pdfBytes('second');
 		// Item 0 is answered; item 1's answer is lost after the service stored it. Item 0's scan
 		// is as recent and has the same name, but it is item 0's.
-		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit', after: 1 });
+		sb.get().control.addFault({
+			method: 'POST',
+			path: '^/scans$',
+			kind: 'dropAfterCommit',
+			after: 1,
+		});
 		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [
 			pdf(first, 'scan.pdf'),
 			pdf(second, 'scan.pdf'),
@@ -109,7 +133,12 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		// Another client uploads a different "report.pdf" just before ours; our answer is lost.
 		const other = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes('other'), 'report.pdf')]))[0];
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(sb.env(), upload(), [pdf(pdfBytes('ours'), 'report.pdf'), pdf(pdfBytes(), 'fine.pdf')], true);
+		const result = await run(
+			sb.env(),
+			upload(),
+			[pdf(pdfBytes('ours'), 'report.pdf'), pdf(pdfBytes(), 'fine.pdf')],
+			true,
+		);
 		const [failed, fine] = jsonOf(result);
 		expect(failed.error).toBe(
 			`Item 0: 2 scans of template 1 could be the scan of "report.pdf" (scan IDs 2, ${String(other.id)})`,
@@ -124,15 +153,21 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		await run(sb.env(), upload(), [pdf(pdfBytes('other'), 'report.pdf')]);
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 		const result = await run(sb.env(), upload(), [pdf(pdfBytes('ours'), 'report.pdf')]);
-		expect(result.error?.message).toMatch(/^Item 0: 2 scans of template 1 could be the scan of "report.pdf" \(scan IDs 2, 1\)/);
+		expect(result.error?.message).toMatch(
+			/^Item 0: 2 scans of template 1 could be the scan of "report.pdf" \(scan IDs 2, 1\)/,
+		);
 		expect(result.error?.description).toMatch(/does not pick one/);
 	});
 
 	test('no answer three times: an error that says the outcome is unknown; never a fourth POST', async () => {
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'drop', times: 3 });
 		const result = await run(sb.env(), upload(), [pdf(pdfBytes(), 'gone.pdf')]);
-		expect(result.error?.message).toMatch(/^Item 0: the upload of "gone.pdf" may or may not have been accepted/);
-		expect(result.error?.description).toMatch(/No scan named "gone.pdf" was created for template 1 since the upload was sent/);
+		expect(result.error?.message).toMatch(
+			/^Item 0: the upload of "gone.pdf" may or may not have been accepted/,
+		);
+		expect(result.error?.description).toMatch(
+			/No scan named "gone.pdf" was created for template 1 since the upload was sent/,
+		);
 		expect(result.error?.description).toMatch(/not charged twice/);
 		expect(requestLog().filter((line) => line.startsWith('POST'))).toHaveLength(3);
 		expect(credits()).toBe(0);
@@ -141,13 +176,26 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 	test('the first attempt used the last credit and its answer was lost: the 402 on the second names the candidate', async () => {
 		sb.get().control.createAccount({ apiKeys: ['sk_test_one_credit'], credits: 1 });
 		const env = sb.env({ apiKey: 'sk_test_one_credit' });
-		const templateId = sb.get().control.createTemplate({ apiKey: 'sk_test_one_credit', name: 'T', extraction_mode: 'scalar' }).id;
+		const templateId = sb.get().control.createTemplate({
+			apiKey: 'sk_test_one_credit',
+			name: 'T',
+			extraction_mode: 'scalar',
+		}).id;
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(env, upload({ templateId: rl(templateId) }), [pdf(pdfBytes(), 'last.pdf')]);
-		const stored = sb.get().control.requests().find((r) => r.method === 'POST' && r.status === 201);
+		const result = await run(env, upload({ templateId: rl(templateId) }), [
+			pdf(pdfBytes(), 'last.pdf'),
+		]);
+		const stored = sb
+			.get()
+			.control.requests()
+			.find((r) => r.method === 'POST' && r.status === 201);
 		expect(stored).toBeDefined();
-		expect(result.error?.message).toMatch(/^Item 0: the upload of "last.pdf" may or may not have been accepted/);
-		expect(result.error?.description).toMatch(new RegExp(`named "last.pdf" created since the upload was sent: \\d+\\.`));
+		expect(result.error?.message).toMatch(
+			/^Item 0: the upload of "last.pdf" may or may not have been accepted/,
+		);
+		expect(result.error?.description).toMatch(
+			new RegExp(`named "last.pdf" created since the upload was sent: \\d+\\.`),
+		);
 		expect(sb.get().control.account('sk_test_one_credit').used_scans).toBe(1);
 	});
 });
@@ -155,10 +203,12 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 describe('"Return Existing Scan" outputs a scan only when its name proves it holds the file', () => {
 	const fp = (content: Buffer) => sha256(content).slice(0, 12);
 
-	test('two different documents named dup.pdf: the one whose name carries the file\'s fingerprint is output', async () => {
+	test("two different documents named dup.pdf: the one whose name carries the file's fingerprint is output", async () => {
 		const mine = pdfBytes('mine');
 		const a = jsonOf(await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')]))[0];
-		const b = jsonOf(await run(sb.env(), returnExisting(), [pdf(pdfBytes('another'), 'dup.pdf')]))[0];
+		const b = jsonOf(
+			await run(sb.env(), returnExisting(), [pdf(pdfBytes('another'), 'dup.pdf')]),
+		)[0];
 		expect(a.filename).toBe(`dup.ds-${fp(mine)}.pdf`);
 		expect(b.id).not.toBe(a.id);
 		const result = await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')]);
@@ -187,14 +237,19 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 		const result = await run(sb.env(), returnExisting(), [pdf(content, 'same.pdf')]);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toEqual(
-			expect.objectContaining({ id: first.id, filename: `same.ds-${fp(content)}.pdf`, template_id: 1 }),
+			expect.objectContaining({
+				id: first.id,
+				filename: `same.ds-${fp(content)}.pdf`,
+				template_id: 1,
+			}),
 		);
 		expect(credits()).toBe(1);
-		expect(sb.get().control.requests().map((r) => `${r.method} ${r.path} ${r.query.page ?? ''}`.trim())).toEqual([
-			'POST /scans',
-			'GET /scans 1',
-			'GET /scans 2',
-		]);
+		expect(
+			sb
+				.get()
+				.control.requests()
+				.map((r) => `${r.method} ${r.path} ${r.query.page ?? ''}`.trim()),
+		).toEqual(['POST /scans', 'GET /scans 1', 'GET /scans 2']);
 	});
 
 	test('no scan with the fingerprint or the name: the item fails naming the file and the template', async () => {
@@ -210,7 +265,9 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 	test('a failed scan is not a candidate', async () => {
 		const content = pdfBytes();
 		const kept = jsonOf(await run(sb.env(), returnExisting(), [pdf(content, 'kept.pdf')]))[0];
-		const failed = jsonOf(await run(sb.env(), returnExisting(), [pdf(pdfBytes(), 'fail-kept.pdf')]))[0];
+		const failed = jsonOf(
+			await run(sb.env(), returnExisting(), [pdf(pdfBytes(), 'fail-kept.pdf')]),
+		)[0];
 		expect(failed.id).not.toBe(kept.id);
 		const result = await run(sb.env(), returnExisting(), [pdf(content, 'kept.pdf')]);
 		expect(result.error).toBeUndefined();
@@ -219,24 +276,37 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 
 	test('the same file twice in one batch: both items get the one scan, one credit, no listing', async () => {
 		const content = pdfBytes();
-		const result = await run(sb.env(), returnExisting({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }), [
-			pdf(content, 'twice.pdf'),
-			pdf(content, 'twice.pdf'),
-		]);
+		const result = await run(
+			sb.env(),
+			returnExisting({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }),
+			[pdf(content, 'twice.pdf'), pdf(content, 'twice.pdf')],
+		);
 		expect(result.error).toBeUndefined();
 		const [a, b] = jsonOf(result);
 		expect(b.id).toBe(a.id);
 		expect(pairedOf(result)).toEqual([0, 1]);
 		expect(credits()).toBe(1);
-		expect(requestLog()).toEqual(['GET /account 200', 'GET /scans 200', 'POST /scans 201', 'POST /scans 409']);
+		expect(requestLog()).toEqual([
+			'GET /account 200',
+			'GET /scans 200',
+			'POST /scans 201',
+			'POST /scans 409',
+		]);
 	});
 
 	test('the same file twice without "Return Existing Scan": the second item\'s 409 names the first item\'s scan', async () => {
 		const content = pdfBytes();
-		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [pdf(content, 'twice.pdf'), pdf(content, 'twice.pdf')], true);
+		const result = await run(
+			sb.env(),
+			upload({ options: { concurrency: 1 } }),
+			[pdf(content, 'twice.pdf'), pdf(content, 'twice.pdf')],
+			true,
+		);
 		const [a, b] = jsonOf(result);
 		expect(b.error).toBe('This file was already uploaded with this template (item 1)');
-		expect(String(b.description)).toContain(`Another item of this execution uploaded the same file as scan ${String(a.id)}`);
+		expect(String(b.description)).toContain(
+			`Another item of this execution uploaded the same file as scan ${String(a.id)}`,
+		);
 		expect(credits()).toBe(1);
 	});
 });
@@ -263,7 +333,9 @@ describe('file names as the service stores them', () => {
 	test('a non-ASCII name round-trips: stored and output as "Rechnung Müller.pdf", and recovered after a lost answer', async () => {
 		const plain = await run(sb.env(), upload(), [pdf(pdfBytes(), 'Rechnung Müller.pdf')]);
 		expect(jsonOf(plain)[0].filename).toBe('Rechnung Müller.pdf');
-		expect(sb.get().control.getScan(Number(jsonOf(plain)[0].id))?.filename).toBe('Rechnung Müller.pdf');
+		expect(sb.get().control.getScan(Number(jsonOf(plain)[0].id))?.filename).toBe(
+			'Rechnung Müller.pdf',
+		);
 
 		// A minute later (otherwise the first scan, just as recent and of the same name, is a
 		// second candidate), another document with the same name loses its answer.

@@ -50,7 +50,9 @@ describe('package metadata n8n reads', () => {
 	});
 
 	test('the README anchors are computed the way GitHub does', () => {
-		const anchors = githubAnchors('# A b\n## Scan → Upload\n```\n# not a heading\n```\n## A b\n### `npm start`, flags\n');
+		const anchors = githubAnchors(
+			'# A b\n## Scan → Upload\n```\n# not a heading\n```\n## A b\n### `npm start`, flags\n',
+		);
 		expect([...anchors]).toEqual(['a-b', 'scan--upload', 'a-b-1', 'npm-start-flags']);
 	});
 });
@@ -64,7 +66,7 @@ describe('codex files', () => {
 		}
 	});
 
-	test.each(codexFiles)('%s: node type, version, categories from n8n\'s list', (file) => {
+	test.each(codexFiles)("%s: node type, version, categories from n8n's list", (file) => {
 		const codex = JSON.parse(readFileSync(path.join(root, file), 'utf8'));
 		const folder = path.basename(path.dirname(file));
 		expect(codex.node).toBe(`${pkg.name}.${folder[0].toLowerCase()}${folder.slice(1)}`);
@@ -89,7 +91,10 @@ test("the credential's documentation URL points at a README section that exists"
 	const dir = path.join(root, 'credentials');
 	const urls = readdirSync(dir)
 		.filter((name) => name.endsWith('.credentials.ts'))
-		.map((name) => /documentationUrl\s*=\s*'([^']+)'/.exec(readFileSync(path.join(dir, name), 'utf8'))?.[1]);
+		.map(
+			(name) =>
+				/documentationUrl\s*=\s*'([^']+)'/.exec(readFileSync(path.join(dir, name), 'utf8'))?.[1],
+		);
 	expect(urls.length).toBeGreaterThan(0);
 	for (const url of urls) expect(readmeAnchors).toContain(anchorOf(String(url)));
 });

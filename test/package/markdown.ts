@@ -44,7 +44,8 @@ export function githubAnchors(markdown: string): Set<string> {
 export function linkTargets(markdown: string): string[] {
 	const targets: string[] = [];
 	for (const { line } of proseLines(markdown)) {
-		for (const match of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g)) targets.push(match[1]);
+		for (const match of line.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)\)/g))
+			targets.push(match[1]);
 	}
 	return targets;
 }

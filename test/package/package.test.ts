@@ -42,7 +42,9 @@ describe('npm pack', () => {
 		const declared = [...pkg.n8n.credentials, ...pkg.n8n.nodes] as string[];
 		expect(declared.length).toBe(4);
 		for (const file of declared) expect(files).toContain(file);
-		expect(files.filter((file) => /^dist\/credentials\/.*\.js$/.test(file)).length).toBeGreaterThan(0);
+		expect(files.filter((file) => /^dist\/credentials\/.*\.js$/.test(file)).length).toBeGreaterThan(
+			0,
+		);
 	});
 
 	test('ships the icons and codex files next to the nodes', () => {
@@ -64,7 +66,9 @@ describe('npm pack', () => {
 				!file.startsWith('dist/'),
 		);
 		expect(stray).toEqual([]);
-		expect(files.some((file) => file.startsWith('dist/sandbox') || file.startsWith('dist/test'))).toBe(false);
+		expect(
+			files.some((file) => file.startsWith('dist/sandbox') || file.startsWith('dist/test')),
+		).toBe(false);
 	});
 });
 
@@ -76,11 +80,15 @@ describe("n8n's verification scan (@n8n/scan-community-package)", () => {
 		// eslint-plugin-n8n-nodes-base reads file names differently when NODE_ENV is 'test'
 		// (jest sets it), so the scan runs with the environment of a plain shell.
 		const { NODE_ENV: _jestEnv, ...shellEnv } = process.env;
-		const out = execFileSync(process.execPath, [path.join(root, 'scripts/scan-package.mjs'), ...args], {
-			cwd: root,
-			encoding: 'utf8',
-			env: shellEnv,
-		});
+		const out = execFileSync(
+			process.execPath,
+			[path.join(root, 'scripts/scan-package.mjs'), ...args],
+			{
+				cwd: root,
+				encoding: 'utf8',
+				env: shellEnv,
+			},
+		);
 		expect(out).toContain(`(${label}): passed`);
 	});
 });

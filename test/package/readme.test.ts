@@ -18,10 +18,11 @@ test('fits on a few screens: at most 400 lines', () => {
 test('its first screen names the service and gives npm start, npm test and npm run e2e', () => {
 	const firstScreen = readme.split('\n').slice(0, 25).join('\n');
 	expect(firstScreen).toContain('Document Scanning API');
-	for (const command of ['npm start', 'npm test', 'npm run e2e']) expect(firstScreen).toContain(command);
+	for (const command of ['npm start', 'npm test', 'npm run e2e'])
+		expect(firstScreen).toContain(command);
 });
 
-test('gives the manual install with --omit=peer in n8n\'s nodes folder', () => {
+test("gives the manual install with --omit=peer in n8n's nodes folder", () => {
 	// The e2e (scripts/e2e-checks/manual-install.mjs) runs the same steps: a package.json in the
 	// nodes folder, then this exact install command.
 	expect(readme).toContain(
@@ -53,29 +54,45 @@ test('has the sections users look for', () => {
 	expect(readme).toContain('Business');
 });
 
-test.each(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'])('%s: no heading refers to documents a reader does not have', (file) => {
-	for (const title of headings(read(file))) expect(title).not.toMatch(/\b(spec|issue|contract)\b/i);
-});
-
-test.each(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'docs/reference.md', 'docs/sandbox.md', 'docs/local-n8n.md', 'docs/decisions.md', 'docs/verification.md'])(
-	'%s: relative links point at files and headings that exist',
+test.each(['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md'])(
+	'%s: no heading refers to documents a reader does not have',
 	(file) => {
-		const dir = path.dirname(path.join(root, file));
-		for (const target of linkTargets(read(file))) {
-			if (/^[a-z]+:/i.test(target)) continue;
-			const [targetPath, anchor] = target.split('#');
-			const resolved = targetPath ? path.resolve(dir, targetPath) : path.join(root, file);
-			expect({ target, exists: existsSync(resolved) }).toEqual({ target, exists: true });
-			if (anchor && resolved.endsWith('.md')) {
-				expect({ target, anchor: githubAnchors(readFileSync(resolved, 'utf8')).has(anchor) }).toEqual({ target, anchor: true });
-			}
-		}
+		for (const title of headings(read(file)))
+			expect(title).not.toMatch(/\b(spec|issue|contract)\b/i);
 	},
 );
 
+test.each([
+	'README.md',
+	'CONTRIBUTING.md',
+	'CHANGELOG.md',
+	'docs/reference.md',
+	'docs/sandbox.md',
+	'docs/local-n8n.md',
+	'docs/decisions.md',
+	'docs/verification.md',
+])('%s: relative links point at files and headings that exist', (file) => {
+	const dir = path.dirname(path.join(root, file));
+	for (const target of linkTargets(read(file))) {
+		if (/^[a-z]+:/i.test(target)) continue;
+		const [targetPath, anchor] = target.split('#');
+		const resolved = targetPath ? path.resolve(dir, targetPath) : path.join(root, file);
+		expect({ target, exists: existsSync(resolved) }).toEqual({ target, exists: true });
+		if (anchor && resolved.endsWith('.md')) {
+			expect({ target, anchor: githubAnchors(readFileSync(resolved, 'utf8')).has(anchor) }).toEqual(
+				{ target, anchor: true },
+			);
+		}
+	}
+});
+
 test('the screenshots it shows are the ones the editor check saves, and they are PNG files', () => {
 	const images = linkTargets(readme).filter((target) => target.endsWith('.png'));
-	expect(images.sort()).toEqual(['docs/images/trigger.png', 'docs/images/upload-operation.png', 'docs/images/workflow-canvas.png']);
+	expect(images.sort()).toEqual([
+		'docs/images/trigger.png',
+		'docs/images/upload-operation.png',
+		'docs/images/workflow-canvas.png',
+	]);
 	for (const image of images) {
 		expect(readFileSync(path.join(root, image)).subarray(1, 4).toString('latin1')).toBe('PNG');
 	}
@@ -83,5 +100,7 @@ test('the screenshots it shows are the ones the editor check saves, and they are
 
 test('CHANGELOG has a section for the version in package.json', () => {
 	const { version } = JSON.parse(read('package.json'));
-	expect(read('CHANGELOG.md')).toMatch(new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm'));
+	expect(read('CHANGELOG.md')).toMatch(
+		new RegExp(`^## \\[${version.replace(/\./g, '\\.')}\\]`, 'm'),
+	);
 });

@@ -32,7 +32,12 @@ export function documentedDefaults(markdown: string): DocumentedDefault[] {
 	const rows: DocumentedDefault[] = [];
 	let section = '';
 	let defaultColumn = -1;
-	const cells = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim());
+	const cells = (line: string) =>
+		line
+			.trim()
+			.replace(/^\||\|$/g, '')
+			.split('|')
+			.map((cell) => cell.trim());
 	for (const { line, number } of proseLines(markdown)) {
 		const heading = /^## (.*)$/.exec(line);
 		if (heading) section = heading[1].trim();
@@ -58,8 +63,18 @@ function parametersOf(type: INodeType): INodeProperties[] {
 		for (const entry of list) {
 			if ('type' in entry) out.push(entry);
 			const nested = (entry as INodeProperties).options;
-			if (Array.isArray(nested) && nested.some((child) => typeof child === 'object' && 'name' in child && ('type' in child || 'values' in child))) {
-				walk(nested.flatMap((child) => ('values' in child ? child.values : [child])) as INodeProperties[]);
+			if (
+				Array.isArray(nested) &&
+				nested.some(
+					(child) =>
+						typeof child === 'object' && 'name' in child && ('type' in child || 'values' in child),
+				)
+			) {
+				walk(
+					nested.flatMap((child) =>
+						'values' in child ? child.values : [child],
+					) as INodeProperties[],
+				);
 			}
 		}
 	};
@@ -72,7 +87,9 @@ function parametersNamed(option: string, parameters: INodeProperties[]): INodePr
 	const byName = /\(`([A-Za-z0-9]+)`/.exec(option)?.[1];
 	if (byName !== undefined) return parameters.filter((p) => p.name === byName);
 	const display = option.replace(/\*\*/g, '').trim();
-	return parameters.filter((p) => p.displayName === display || p.displayName.replace(/ \(Seconds\)$/, '') === display);
+	return parameters.filter(
+		(p) => p.displayName === display || p.displayName.replace(/ \(Seconds\)$/, '') === display,
+	);
 }
 
 /** Whether the stated default (first word of the cell) is the parameter's default. */
@@ -89,7 +106,9 @@ function agrees(stated: string, parameter: INodeProperties): boolean {
 let nodeTypes: Record<string, INodeType>;
 beforeAll(async () => {
 	const loaded = (await loadPackage()).nodeTypes;
-	nodeTypes = Object.fromEntries(Object.values(SECTIONS).map((type) => [type, loaded.getByNameAndVersion(type, 1) as INodeType]));
+	nodeTypes = Object.fromEntries(
+		Object.values(SECTIONS).map((type) => [type, loaded.getByNameAndVersion(type, 1) as INodeType]),
+	);
 });
 
 const rows = documentedDefaults(reference);
@@ -100,22 +119,32 @@ test('the reference states defaults in tables of every node', () => {
 	expect(rows.length).toBeGreaterThanOrEqual(15);
 });
 
-test.each(rows.map((row) => [`${row.option} (docs/reference.md:${row.line})`, row] as const))('%s: the stated default is the node\'s', (_label, row) => {
-	const type = SECTIONS[row.section];
-	expect(type).toBeDefined();
-	const parameters = parametersNamed(row.option, parametersOf(nodeTypes[type]));
-	expect(parameters.length).toBeGreaterThan(0);
-	for (const parameter of parameters) {
-		expect({ option: row.option, stated: row.stated, agrees: agrees(row.stated, parameter) }).toEqual({
-			option: row.option,
-			stated: row.stated,
-			agrees: true,
-		});
-	}
-});
+test.each(rows.map((row) => [`${row.option} (docs/reference.md:${row.line})`, row] as const))(
+	"%s: the stated default is the node's",
+	(_label, row) => {
+		const type = SECTIONS[row.section];
+		expect(type).toBeDefined();
+		const parameters = parametersNamed(row.option, parametersOf(nodeTypes[type]));
+		expect(parameters.length).toBeGreaterThan(0);
+		for (const parameter of parameters) {
+			expect({
+				option: row.option,
+				stated: row.stated,
+				agrees: agrees(row.stated, parameter),
+			}).toEqual({
+				option: row.option,
+				stated: row.stated,
+				agrees: true,
+			});
+		}
+	},
+);
 
 test('the checker notices a wrong default (the old First Poll Interval of 1)', () => {
-	const parameters = parametersNamed('First Poll Interval (`pollInterval`, seconds)', parametersOf(nodeTypes[ACTION_NODE_TYPE]));
+	const parameters = parametersNamed(
+		'First Poll Interval (`pollInterval`, seconds)',
+		parametersOf(nodeTypes[ACTION_NODE_TYPE]),
+	);
 	expect(parameters.length).toBeGreaterThan(0);
 	for (const parameter of parameters) {
 		expect(agrees('1', parameter)).toBe(false);

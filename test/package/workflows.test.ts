@@ -10,10 +10,14 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-const readWorkflow = (name: string) => readFileSync(path.join(root, '.github/workflows', name), 'utf8');
+const readWorkflow = (name: string) =>
+	readFileSync(path.join(root, '.github/workflows', name), 'utf8');
 
 function run(script: string, args: string[]) {
-	return spawnSync(process.execPath, [path.join(root, 'scripts', script), ...args], { cwd: root, encoding: 'utf8' });
+	return spawnSync(process.execPath, [path.join(root, 'scripts', script), ...args], {
+		cwd: root,
+		encoding: 'utf8',
+	});
 }
 
 describe('workflow schema check (npm run lint:workflows)', () => {
@@ -32,7 +36,10 @@ describe('workflow schema check (npm run lint:workflows)', () => {
 
 	test('a workflow with an unknown job key fails', () => {
 		const bad = path.join(tmp, 'bad.yml');
-		writeFileSync(bad, 'name: Bad\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    step:\n      - run: echo hi\n');
+		writeFileSync(
+			bad,
+			'name: Bad\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    step:\n      - run: echo hi\n',
+		);
 		const result = run('lint-workflows.mjs', [bad]);
 		expect(result.status).toBe(1);
 		expect(result.stderr).toContain('FAIL');
@@ -55,7 +62,14 @@ describe('ci.yml', () => {
 	const ci = readWorkflow('ci.yml');
 	test('runs on pushes and pull requests: lint, build, test and the scanner', () => {
 		expect(ci).toMatch(/^on:\n\s+push:[\s\S]*\n\s+pull_request:/m);
-		for (const step of ['npm ci', 'npm run lint', 'npm run lint:workflows', 'npm run build', 'npm test', 'npm run scan']) {
+		for (const step of [
+			'npm ci',
+			'npm run lint',
+			'npm run lint:workflows',
+			'npm run build',
+			'npm test',
+			'npm run scan',
+		]) {
 			expect(ci).toContain(`run: ${step}`);
 		}
 	});
@@ -95,9 +109,12 @@ describe('scripts/check-release-tag.mjs', () => {
 		expect(result.stdout).toContain(`matches package.json's version ${pkg.version}`);
 	});
 
-	test.each([[`${pkg.version}`], ['v0.0.1'], [`v${pkg.version}-rc.1`], ['']])('refuses "%s"', (tag) => {
-		const result = run('check-release-tag.mjs', [tag]);
-		expect(result.status).toBe(1);
-		expect(result.stderr).toContain(`expected the tag "v${pkg.version}"`);
-	});
+	test.each([[`${pkg.version}`], ['v0.0.1'], [`v${pkg.version}-rc.1`], ['']])(
+		'refuses "%s"',
+		(tag) => {
+			const result = run('check-release-tag.mjs', [tag]);
+			expect(result.status).toBe(1);
+			expect(result.stderr).toContain(`expected the tag "v${pkg.version}"`);
+		},
+	);
 });

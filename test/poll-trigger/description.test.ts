@@ -15,7 +15,8 @@ beforeAll(async () => {
 	webhook = nodeTypes.getByNameAndVersion(TRIGGER_NODE_TYPE, 1) as INodeType;
 });
 
-const property = (type: INodeType, name: string) => type.description.properties.find((p) => p.name === name)!;
+const property = (type: INodeType, name: string) =>
+	type.description.properties.find((p) => p.name === name)!;
 
 test('name, display name, polling, credential', () => {
 	expect(poll.description.name).toBe('documentScanningPollTrigger');
@@ -33,24 +34,38 @@ test('n8n adds its standard "Poll Times" parameter when it loads the node', () =
 	expect(pollTimes).toMatchObject({ displayName: 'Poll Times', type: 'fixedCollection' });
 });
 
-test('events and options have the webhook trigger\'s names, types and defaults', () => {
+test("events and options have the webhook trigger's names, types and defaults", () => {
 	expect(property(poll, 'events')).toEqual(property(webhook, 'events'));
-	const options = (property(poll, 'options').options as INodeProperties[]).map((o) => o.name).sort();
+	const options = (property(poll, 'options').options as INodeProperties[])
+		.map((o) => o.name)
+		.sort();
 	expect(options).toEqual(['includeValidationFailed', 'splitIntoRows', 'templateIds']);
 	const webhookOptions = property(webhook, 'options').options as INodeProperties[];
 	for (const option of property(poll, 'options').options as INodeProperties[]) {
 		const twin = webhookOptions.find((o) => o.name === option.name)!;
-		expect({ type: option.type, default: option.default }).toEqual({ type: twin.type, default: twin.default });
+		expect({ type: option.type, default: option.default }).toEqual({
+			type: twin.type,
+			default: twin.default,
+		});
 	}
 });
 
-test('the webhook trigger\'s notice points users without a public address to the poll trigger', () => {
-	expect(property(webhook, 'webhookNotice').displayName).toContain('Document Scanning Poll Trigger');
+test("the webhook trigger's notice points users without a public address to the poll trigger", () => {
+	expect(property(webhook, 'webhookNotice').displayName).toContain(
+		'Document Scanning Poll Trigger',
+	);
 });
 
 test('the codex file is built next to the node and names the node type', () => {
-	const codexPath = path.join(PACKAGE_DIR, 'dist/nodes/DocumentScanningPollTrigger/DocumentScanningPollTrigger.node.json');
+	const codexPath = path.join(
+		PACKAGE_DIR,
+		'dist/nodes/DocumentScanningPollTrigger/DocumentScanningPollTrigger.node.json',
+	);
 	const codex = JSON.parse(fs.readFileSync(codexPath, 'utf8'));
-	expect(codex).toMatchObject({ node: POLL_TRIGGER_NODE_TYPE, nodeVersion: '1.0', codexVersion: '1.0' });
+	expect(codex).toMatchObject({
+		node: POLL_TRIGGER_NODE_TYPE,
+		nodeVersion: '1.0',
+		codexVersion: '1.0',
+	});
 	expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
 });

@@ -24,7 +24,12 @@ describe('first activation', () => {
 		expect(await trigger.activate()).toBeNull();
 		// All 32 scans are from the last 24 hours: both pages are read for unfinished ones.
 		expect(requestLines(sandbox)).toEqual(['GET /scans?page=1', 'GET /scans?page=2']);
-		expect(trigger.savedNodeStaticData).toMatchObject({ version: 1, horizon: history.length + 2, pending: [], emitted: [] });
+		expect(trigger.savedNodeStaticData).toMatchObject({
+			version: 1,
+			horizon: history.length + 2,
+			pending: [],
+			emitted: [],
+		});
 
 		// Nothing changed: one page, nothing emitted.
 		sandbox.control.clearRequests();
@@ -95,26 +100,33 @@ test('a pending scan deeper than the pages read is fetched on its own, and still
 	expect(requestLines(sandbox)).toEqual(['GET /scans?page=1']);
 });
 
-describe.each(['data', 'bare'] as const)('more than 25 new results between two polls (%s envelope)', (envelope) => {
-	test('all come out, each once, reading pages in proportion', async () => {
-		sandbox.control.setOptions({ envelope });
-		const before = seed(sandbox, 7);
-		const trigger = await makePoll(sandbox);
-		await trigger.activate();
+describe.each(['data', 'bare'] as const)(
+	'more than 25 new results between two polls (%s envelope)',
+	(envelope) => {
+		test('all come out, each once, reading pages in proportion', async () => {
+			sandbox.control.setOptions({ envelope });
+			const before = seed(sandbox, 7);
+			const trigger = await makePoll(sandbox);
+			await trigger.activate();
 
-		const fresh = seed(sandbox, 60);
-		sandbox.control.clearRequests();
-		const items = await trigger.poll();
-		expect(emittedIds(items)).toEqual(fresh);
-		expect(emittedIds(items).some((id) => before.includes(id))).toBe(false);
-		// 60 new scans: pages 1-3 (page 3 reaches the horizon).
-		expect(requestLines(sandbox)).toEqual(['GET /scans?page=1', 'GET /scans?page=2', 'GET /scans?page=3']);
+			const fresh = seed(sandbox, 60);
+			sandbox.control.clearRequests();
+			const items = await trigger.poll();
+			expect(emittedIds(items)).toEqual(fresh);
+			expect(emittedIds(items).some((id) => before.includes(id))).toBe(false);
+			// 60 new scans: pages 1-3 (page 3 reaches the horizon).
+			expect(requestLines(sandbox)).toEqual([
+				'GET /scans?page=1',
+				'GET /scans?page=2',
+				'GET /scans?page=3',
+			]);
 
-		sandbox.control.clearRequests();
-		expect(await trigger.poll()).toBeNull();
-		expect(requestLines(sandbox)).toEqual(['GET /scans?page=1']);
-	});
-});
+			sandbox.control.clearRequests();
+			expect(await trigger.poll()).toBeNull();
+			expect(requestLines(sandbox)).toEqual(['GET /scans?page=1']);
+		});
+	},
+);
 
 describe('a poll failing halfway through the pages emits nothing and loses nothing', () => {
 	test.each([
@@ -132,7 +144,9 @@ describe('a poll failing halfway through the pages emits nothing and loses nothi
 				trigger.onRequest(undefined);
 			}
 		});
-		await expect(trigger.poll()).rejects.toThrow(fault.kind === 'status' ? /Rate limit/ : /internal error/);
+		await expect(trigger.poll()).rejects.toThrow(
+			fault.kind === 'status' ? /Rate limit/ : /internal error/,
+		);
 		expect(JSON.stringify(trigger.nodeStaticData)).toBe(stateBefore);
 		expect(sandbox.control.requests().some((r) => r.query.page === '2' && r.fault)).toBe(true);
 

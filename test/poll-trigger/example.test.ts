@@ -20,7 +20,9 @@ beforeAll(async () => {
 afterAll(async () => await sandbox.close());
 
 test('the example polls every 5 minutes and feeds the IF node', () => {
-	expect(node.parameters.pollTimes).toEqual({ item: [{ mode: 'everyX', value: 5, unit: 'minutes' }] });
+	expect(node.parameters.pollTimes).toEqual({
+		item: [{ mode: 'everyX', value: 5, unit: 'minutes' }],
+	});
 	expect(workflow.connections[node.name]).toBeDefined();
 });
 

@@ -11,11 +11,20 @@ export async function makePoll(
 	parameters: INodeParameters = { events: ALL_EVENTS },
 	saved?: SavedWorkflow,
 ): Promise<PollHarness> {
-	return await PollHarness.create({ parameters, env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY }, saved });
+	return await PollHarness.create({
+		parameters,
+		env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY },
+		saved,
+	});
 }
 
 /** Scans created directly in `status` (no processing, no credit). */
-export function seed(sandbox: Sandbox, count: number, status = 'completed', templateId = 1): number[] {
+export function seed(
+	sandbox: Sandbox,
+	count: number,
+	status = 'completed',
+	templateId = 1,
+): number[] {
 	return sandbox.control.seedScans({ count, status: status as never, template_id: templateId });
 }
 
@@ -38,11 +47,16 @@ export async function upload(sandbox: Sandbox, filename: string, templateId = 1)
  * Waits until the sandbox reports a final status for the scan (a condition wait on the
  * sandbox's own state, ended by its processing timers, not a fixed delay).
  */
-export async function waitFinished(sandbox: Sandbox, id: number, timeoutMs = 20_000): Promise<string> {
+export async function waitFinished(
+	sandbox: Sandbox,
+	id: number,
+	timeoutMs = 20_000,
+): Promise<string> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const status = sandbox.control.getScan(id)?.status;
-		if (status === 'completed' || status === 'validation_failed' || status === 'failed') return status;
+		if (status === 'completed' || status === 'validation_failed' || status === 'failed')
+			return status;
 		if (Date.now() > deadline) throw new Error(`Scan ${id} did not finish (status ${status})`);
 		await new Promise((resolve) => setTimeout(resolve, 10));
 	}

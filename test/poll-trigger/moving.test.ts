@@ -17,7 +17,7 @@ afterAll(async () => await sandbox.close());
 beforeEach(() => sandbox.control.reset());
 afterEach(() => jest.restoreAllMocks());
 
-test('25 scans created during a poll (page 2 starts with page 1\'s first scan): all 40 finished scans come out, each once', async () => {
+test("25 scans created during a poll (page 2 starts with page 1's first scan): all 40 finished scans come out, each once", async () => {
 	const trigger = await makePoll(sandbox);
 	await trigger.activate();
 	const finished = seed(sandbox, 40);
@@ -36,7 +36,11 @@ test('the horizon never passes a scan the poll did not see', async () => {
 	await trigger.activate();
 	const finished = seed(sandbox, 60);
 	for (const after of [1, 2, 3]) sandbox.control.createScansDuringListing(after, { count: 25 });
-	const out = [...emittedIds(await trigger.poll()), ...emittedIds(await trigger.poll()), ...emittedIds(await trigger.poll())];
+	const out = [
+		...emittedIds(await trigger.poll()),
+		...emittedIds(await trigger.poll()),
+		...emittedIds(await trigger.poll()),
+	];
 	expect(new Set(out).size).toBe(out.length);
 	expect(out.filter((id) => finished.includes(id)).sort((a, b) => a - b)).toEqual(finished);
 	expect(out).toHaveLength(60 + 75);
@@ -83,7 +87,12 @@ describe('one stuck scan', () => {
 		expect(emittedIds(await trigger.poll())).toEqual([]);
 		const burst = seed(sandbox, 30);
 		expect(emittedIds(await trigger.poll()).sort((a, b) => a - b)).toEqual(burst);
-		sandbox.control.addFault({ kind: 'status500', method: 'GET', path: `^/scans/${slow}$`, times: 1000 });
+		sandbox.control.addFault({
+			kind: 'status500',
+			method: 'GET',
+			path: `^/scans/${slow}$`,
+			times: 1000,
+		});
 		return { trigger, slow };
 	}
 
@@ -91,7 +100,9 @@ describe('one stuck scan', () => {
 		const { trigger, slow } = await stuckSetup();
 		const fresh = seed(sandbox, 2);
 		expect(emittedIds(await trigger.poll())).toEqual(fresh);
-		const stuck = (trigger.nodeStaticData.stuck as Record<string, { failures: number; nextAt: number }>)[String(slow)];
+		const stuck = (
+			trigger.nodeStaticData.stuck as Record<string, { failures: number; nextAt: number }>
+		)[String(slow)];
 		expect(stuck.failures).toBe(1);
 		expect(stuck.nextAt).toBeGreaterThan(Date.now() + 30_000);
 
@@ -114,7 +125,13 @@ describe('one stuck scan', () => {
 	test('a 429 on its request concerns the account: the poll fails and the state stays as it was', async () => {
 		const { trigger, slow } = await stuckSetup();
 		sandbox.control.clearFaults();
-		sandbox.control.addFault({ kind: 'status', status: 429, method: 'GET', path: `^/scans/${slow}$`, times: 1000 });
+		sandbox.control.addFault({
+			kind: 'status',
+			status: 429,
+			method: 'GET',
+			path: `^/scans/${slow}$`,
+			times: 1000,
+		});
 		const before = JSON.stringify(trigger.nodeStaticData);
 		seed(sandbox, 1);
 		await expect(trigger.poll()).rejects.toThrow();
@@ -123,7 +140,9 @@ describe('one stuck scan', () => {
 
 	test(`is given up after ${STUCK_MAX_FAILURES} failures in a row, with a log line`, async () => {
 		const warn = jest.fn();
-		jest.spyOn(PollContext.prototype, 'logger', 'get').mockReturnValue({ warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } as never);
+		jest
+			.spyOn(PollContext.prototype, 'logger', 'get')
+			.mockReturnValue({ warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } as never);
 		const { trigger, slow } = await stuckSetup();
 		for (let i = 0; i < STUCK_MAX_FAILURES; i++) {
 			const stuck = trigger.nodeStaticData.stuck as Record<string, { nextAt: number }>;
@@ -132,7 +151,10 @@ describe('one stuck scan', () => {
 		}
 		expect(trigger.nodeStaticData.pending).toEqual([]);
 		expect(trigger.nodeStaticData.stuck).toEqual({});
-		expect(warn).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`gave up following scan ${slow} after ${STUCK_MAX_FAILURES} failed requests`)));
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringMatching(
+				new RegExp(`gave up following scan ${slow} after ${STUCK_MAX_FAILURES} failed requests`),
+			),
+		);
 	});
 });
-

@@ -63,7 +63,10 @@ test('changes of non-emitting polls are lost on restart: no event lost, none dup
 });
 
 test('a pending scan settled (filtered out) by a lost poll is settled again after the restart, not emitted', async () => {
-	const trigger = await makePoll(sandbox, { events: ['scan.completed'], options: { templateIds: ['1'] } });
+	const trigger = await makePoll(sandbox, {
+		events: ['scan.completed'],
+		options: { templateIds: ['1'] },
+	});
 	await trigger.activate();
 	sandbox.control.hold(true);
 	const otherTemplate = await upload(sandbox, 'delivery-note.pdf', 2);

@@ -12,50 +12,63 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RESULTS = path.join(ROOT, '.bench', 'results.json');
-const gitStatus = () => spawnSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).stdout;
-const benchFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('n8n-nodes-document-scanning-bench-'));
+const gitStatus = () =>
+	spawnSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+const benchFolders = () =>
+	readdirSync(tmpdir()).filter((name) => name.startsWith('n8n-nodes-document-scanning-bench-'));
 
-test('a bench run leaves HOME empty and git status unchanged, and writes its results to .bench/', { timeout: 180_000 }, () => {
-	const home = mkdtempSync(path.join(tmpdir(), 'bench-home-'));
-	const statusBefore = gitStatus();
-	const foldersBefore = new Set(benchFolders());
-	const startedAt = Date.now();
-	try {
-		const env = { ...process.env, HOME: home, USERPROFILE: home };
-		delete env.N8N_USER_FOLDER;
-		const run = spawnSync(
-			process.execPath,
-			[
-				'--expose-gc',
-				'-r',
-				'ts-node/register/transpile-only',
-				'bench/bench.ts',
-				'--no-real-n8n',
-				'--batches',
-				'2',
-				'--envelopes',
-				'data',
-				'--scans',
-				'50',
-				'--uploads',
-				'1',
-				'--upload-mb',
-				'1',
-				'--processing-ms',
-				'200',
-				'--latency-ms',
-				'5',
-			],
-			{ cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 },
-		);
-		assert.equal(run.status, 0, `bench failed:\n${run.stdout}\n${run.stderr}`);
-		assert.match(run.stdout, /written: \.bench\/results\.json/);
-		assert.deepEqual(readdirSync(home), [], 'nothing may be written into HOME');
-		assert.equal(gitStatus(), statusBefore, 'git status must not change');
-		assert.ok(existsSync(RESULTS) && statSync(RESULTS).mtimeMs >= startedAt, '.bench/results.json is written');
-		assert.ok(Array.isArray(JSON.parse(readFileSync(RESULTS, 'utf8')).batch));
-		assert.deepEqual(benchFolders().filter((name) => !foldersBefore.has(name)), [], 'the temporary n8n user folder is removed');
-	} finally {
-		rmSync(home, { recursive: true, force: true });
-	}
-});
+test(
+	'a bench run leaves HOME empty and git status unchanged, and writes its results to .bench/',
+	{ timeout: 180_000 },
+	() => {
+		const home = mkdtempSync(path.join(tmpdir(), 'bench-home-'));
+		const statusBefore = gitStatus();
+		const foldersBefore = new Set(benchFolders());
+		const startedAt = Date.now();
+		try {
+			const env = { ...process.env, HOME: home, USERPROFILE: home };
+			delete env.N8N_USER_FOLDER;
+			const run = spawnSync(
+				process.execPath,
+				[
+					'--expose-gc',
+					'-r',
+					'ts-node/register/transpile-only',
+					'bench/bench.ts',
+					'--no-real-n8n',
+					'--batches',
+					'2',
+					'--envelopes',
+					'data',
+					'--scans',
+					'50',
+					'--uploads',
+					'1',
+					'--upload-mb',
+					'1',
+					'--processing-ms',
+					'200',
+					'--latency-ms',
+					'5',
+				],
+				{ cwd: ROOT, env, encoding: 'utf8', timeout: 170_000 },
+			);
+			assert.equal(run.status, 0, `bench failed:\n${run.stdout}\n${run.stderr}`);
+			assert.match(run.stdout, /written: \.bench\/results\.json/);
+			assert.deepEqual(readdirSync(home), [], 'nothing may be written into HOME');
+			assert.equal(gitStatus(), statusBefore, 'git status must not change');
+			assert.ok(
+				existsSync(RESULTS) && statSync(RESULTS).mtimeMs >= startedAt,
+				'.bench/results.json is written',
+			);
+			assert.ok(Array.isArray(JSON.parse(readFileSync(RESULTS, 'utf8')).batch));
+			assert.deepEqual(
+				benchFolders().filter((name) => !foldersBefore.has(name)),
+				[],
+				'the temporary n8n user folder is removed',
+			);
+		} finally {
+			rmSync(home, { recursive: true, force: true });
+		}
+	},
+);

@@ -16,7 +16,10 @@ const firstScreen = (text) => text.slice(0, text.indexOf('## Installation')).rep
 
 test("the README's first screen gives the first run's time and disk, the login and the examples' reset", () => {
 	const screen = firstScreen(read('README.md'));
-	assert.ok(screen.includes(`about ${FIRST_RUN.minutes} minutes and about ${FIRST_RUN.disk}`), screen);
+	assert.ok(
+		screen.includes(`about ${FIRST_RUN.minutes} minutes and about ${FIRST_RUN.disk}`),
+		screen,
+	);
 	assert.match(screen, new RegExp(`Node ${LOCAL_NODE_MAJOR}`));
 	assert.match(screen, /prints where to log in/);
 	assert.match(screen, /examples are imported inactive and reset on each start/);
@@ -26,12 +29,24 @@ test("the README's first screen gives the first run's time and disk, the login a
 test('every doc that gives the first run a duration gives the one of scripts/constants.mjs', () => {
 	const [lo, hi] = FIRST_RUN.minutes.split('–');
 	for (const file of [...DOCS, ...SCRIPTS]) {
-		const ranges = [...flat(file).matchAll(/(\d+½?)\s*(?:to|–|-)\s*(\d+)\s*min/g)].map((m) => [m[1], m[2]]);
-		for (const range of ranges) assert.deepEqual(range, [lo, hi], `${file}: ${range.join('–')} minutes`);
+		const ranges = [...flat(file).matchAll(/(\d+½?)\s*(?:to|–|-)\s*(\d+)\s*min/g)].map((m) => [
+			m[1],
+			m[2],
+		]);
+		for (const range of ranges)
+			assert.deepEqual(range, [lo, hi], `${file}: ${range.join('–')} minutes`);
 		assert.doesNotMatch(flat(file), /3½ minutes|up to ~7/, file);
 	}
-	assert.ok(flat('docs/local-n8n.md').includes(`about ${FIRST_RUN.minutes} minutes and about ${FIRST_RUN.disk}`));
-	assert.ok(flat('CONTRIBUTING.md').includes(`about ${FIRST_RUN.minutes} minutes and about ${FIRST_RUN.disk}`));
+	assert.ok(
+		flat('docs/local-n8n.md').includes(
+			`about ${FIRST_RUN.minutes} minutes and about ${FIRST_RUN.disk}`,
+		),
+	);
+	assert.ok(
+		flat('CONTRIBUTING.md').includes(
+			`about ${FIRST_RUN.minutes} minutes and about ${FIRST_RUN.disk}`,
+		),
+	);
 });
 
 test("the Node of the repository and the Node of each n8n line are stated apart, as package.json and n8n's engines say", () => {
@@ -39,11 +54,16 @@ test("the Node of the repository and the Node of each n8n line are stated apart,
 	const repoNode = /^>=(\d+\.\d+)$/.exec(JSON.parse(read('package.json')).engines.node)[1];
 	assert.deepEqual(Object.keys(N8N_NODE_RANGES).sort(), [...TESTED_N8N_VERSIONS].sort());
 	for (const file of DOCS) {
-		for (const m of flat(file).matchAll(/Node(?:\.js)? ≥ (\d+(?:\.\d+)?)/g)) assert.equal(m[1], repoNode, `${file}: "${m[0]}"`);
+		for (const m of flat(file).matchAll(/Node(?:\.js)? ≥ (\d+(?:\.\d+)?)/g))
+			assert.equal(m[1], repoNode, `${file}: "${m[0]}"`);
 	}
 	const local = flat('docs/local-n8n.md');
 	for (const [version, range] of Object.entries(N8N_NODE_RANGES)) {
-		assert.ok(local.includes(`n8n ${version} asks for Node ${range}`) || local.includes(`n8n ${version} for Node ${range}`), `${version}: ${range}`);
+		assert.ok(
+			local.includes(`n8n ${version} asks for Node ${range}`) ||
+				local.includes(`n8n ${version} for Node ${range}`),
+			`${version}: ${range}`,
+		);
 	}
 	const readme = flat('README.md');
 	assert.ok(readme.includes(`n8n 1.123: Node.js ${N8N_NODE_RANGES['1.123.81']}`));
@@ -51,7 +71,8 @@ test("the Node of the repository and the Node of each n8n line are stated apart,
 });
 
 test('no doc counts the example workflows or the sample invoices by hand', () => {
-	const counted = /\b(?:two|three|four|five|six|seven|\d+)\s+(?:imported\s+|sample\s+|example\s+|small\s+valid\s+sample\s+)?(?:`?examples?\b|invoices\b|PDFs\b|sample PDFs|workflows\b)/gi;
+	const counted =
+		/\b(?:two|three|four|five|six|seven|\d+)\s+(?:imported\s+|sample\s+|example\s+|small\s+valid\s+sample\s+)?(?:`?examples?\b|invoices\b|PDFs\b|sample PDFs|workflows\b)/gi;
 	for (const file of [...DOCS, 'docs/sandbox.md']) {
 		const found = [...flat(file).matchAll(counted)].map((m) => m[0]);
 		assert.deepEqual(found, [], file);

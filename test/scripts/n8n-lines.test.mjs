@@ -5,7 +5,10 @@ import { test } from 'node:test';
 import { DEFAULT_N8N_VERSION, LOCAL, n8nLine, pickVersion } from '../../scripts/n8n-lines.mjs';
 
 test('--n8n <v> and --n8n=<v> win over N8N_LOCAL_VERSION, which wins over the default', () => {
-	assert.deepEqual(pickVersion(['--n8n', '2.40.7', '--verbose'], { N8N_LOCAL_VERSION: '1.123.81' }), { version: '2.40.7', rest: ['--verbose'] });
+	assert.deepEqual(
+		pickVersion(['--n8n', '2.40.7', '--verbose'], { N8N_LOCAL_VERSION: '1.123.81' }),
+		{ version: '2.40.7', rest: ['--verbose'] },
+	);
 	assert.deepEqual(pickVersion(['--n8n=2.40.7'], {}), { version: '2.40.7', rest: [] });
 	assert.equal(pickVersion([], { N8N_LOCAL_VERSION: '2.40.7' }).version, '2.40.7');
 	assert.equal(pickVersion([], {}).version, DEFAULT_N8N_VERSION);

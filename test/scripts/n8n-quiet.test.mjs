@@ -32,11 +32,18 @@ test('2.x: N8N_WEBHOOK_URL instead of WEBHOOK_URL, no N8N_RUNNERS_ENABLED, the w
 	assert.equal(env.N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES, String(256 * 1024 * 1024));
 	assert.equal(env.N8N_COMPRESSION_NODE_MAX_ZIP_ENTRIES, '1000');
 	assert.equal(env.N8N_DISABLED_MODULES, 'mcp-registry');
-	assert.equal(n8nEnv({ line: one }).N8N_DISABLED_MODULES, undefined, '1.123 has no mcp-registry module');
+	assert.equal(
+		n8nEnv({ line: one }).N8N_DISABLED_MODULES,
+		undefined,
+		'1.123 has no mcp-registry module',
+	);
 });
 
 test("a caller's WEBHOOK_URL (queue mode's webhook process) still wins, under the name the line reads", () => {
 	const extra = { WEBHOOK_URL: 'http://localhost:34567/' };
-	assert.equal(n8nEnv({ line: two, port: 25678, extra }).N8N_WEBHOOK_URL, 'http://localhost:34567/');
+	assert.equal(
+		n8nEnv({ line: two, port: 25678, extra }).N8N_WEBHOOK_URL,
+		'http://localhost:34567/',
+	);
 	assert.equal(n8nEnv({ line: one, port: 25678, extra }).WEBHOOK_URL, 'http://localhost:34567/');
 });

@@ -9,7 +9,15 @@ import { portAllocator, portBlock } from '../../scripts/e2e-queue/ports.mjs';
 const pg = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
 const redis = { host: '127.0.0.1', port: 6379 };
 const envOf = (version, brokerPort = 26010) =>
-	queueEnv({ line: n8nLine(version), home: '/tmp/x', port: 26001, brokerPort, pg, redis, webhookPort: 26002 });
+	queueEnv({
+		line: n8nLine(version),
+		home: '/tmp/x',
+		port: 26001,
+		brokerPort,
+		pg,
+		redis,
+		webhookPort: 26002,
+	});
 
 test('1.x: WEBHOOK_URL, database binary mode chosen explicitly, no task runners', () => {
 	const env = envOf('1.123.81');
@@ -26,7 +34,12 @@ test('2.x: N8N_WEBHOOK_URL only, n8n’s default binary mode, internal task runn
 	const env = envOf('2.40.7');
 	assert.equal(env.N8N_WEBHOOK_URL, 'http://localhost:26002/');
 	assert.equal(env.WEBHOOK_URL, undefined);
-	for (const gone of ['N8N_DEFAULT_BINARY_DATA_MODE', 'N8N_AVAILABLE_BINARY_DATA_MODES', 'N8N_RUNNERS_ENABLED']) assert.equal(env[gone], undefined, gone);
+	for (const gone of [
+		'N8N_DEFAULT_BINARY_DATA_MODE',
+		'N8N_AVAILABLE_BINARY_DATA_MODES',
+		'N8N_RUNNERS_ENABLED',
+	])
+		assert.equal(env[gone], undefined, gone);
 	assert.equal(env.N8N_RUNNERS_MODE, 'internal');
 	assert.equal(env.N8N_RUNNERS_BROKER_PORT, '26010');
 	assert.equal(envOf('2.40.7', 26011).N8N_RUNNERS_BROKER_PORT, '26011');
@@ -38,12 +51,15 @@ test('2.x: N8N_WEBHOOK_URL only, n8n’s default binary mode, internal task runn
 test('QUEUE_E2E_PORTS: a block or nothing; malformed values are refused', () => {
 	assert.equal(portBlock(undefined), undefined);
 	assert.deepEqual(portBlock('26000-26999'), { from: 26000, to: 26999 });
-	for (const bad of ['26000', '26999-26000', '80-90', 'a-b', '26000-70000']) assert.throws(() => portBlock(bad), /QUEUE_E2E_PORTS/, bad);
+	for (const bad of ['26000', '26999-26000', '80-90', 'a-b', '26000-70000'])
+		assert.throws(() => portBlock(bad), /QUEUE_E2E_PORTS/, bad);
 });
 
 test('the allocator stays in its block, never repeats a port, and skips one in use', async () => {
 	const busy = net.createServer();
-	const busyPort = await new Promise((resolve) => busy.listen(0, '127.0.0.1', () => resolve(busy.address().port)));
+	const busyPort = await new Promise((resolve) =>
+		busy.listen(0, '127.0.0.1', () => resolve(busy.address().port)),
+	);
 	try {
 		const next = portAllocator({ from: busyPort, to: busyPort + 3 });
 		const got = [await next(), await next()];

@@ -4,7 +4,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SAMPLE_INVOICES, invoicePdf, writeSampleInvoices } from '../../scripts/sample-invoices.mjs';
+import {
+	SAMPLE_INVOICES,
+	invoicePdf,
+	writeSampleInvoices,
+} from '../../scripts/sample-invoices.mjs';
 
 test('each sample is a PDF whose xref table points at its objects and whose startxref points at the table', () => {
 	const pdf = invoicePdf(['Invoice (test) 1', 'back\\slash']).toString('latin1');
@@ -19,7 +23,10 @@ test('each sample is a PDF whose xref table points at its objects and whose star
 	});
 	const length = Number(/\/Length (\d+)/.exec(pdf)[1]);
 	const streamAt = pdf.indexOf('stream\n') + 'stream\n'.length;
-	assert.equal(pdf.slice(streamAt + length, streamAt + length + '\nendstream'.length), '\nendstream');
+	assert.equal(
+		pdf.slice(streamAt + length, streamAt + length + '\nendstream'.length),
+		'\nendstream',
+	);
 	assert.match(pdf, /\(Invoice \\\(test\\\) 1\)/);
 });
 
@@ -28,7 +35,13 @@ test('writeSampleInvoices fills the folder with every sample', () => {
 	try {
 		const files = writeSampleInvoices(path.join(dir, 'invoices'));
 		assert.deepEqual(files, SAMPLE_INVOICES.map((s) => s.file).sort());
-		for (const file of files) assert.equal(readFileSync(path.join(dir, 'invoices', file)).subarray(0, 5).toString(), '%PDF-');
+		for (const file of files)
+			assert.equal(
+				readFileSync(path.join(dir, 'invoices', file))
+					.subarray(0, 5)
+					.toString(),
+				'%PDF-',
+			);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

@@ -10,7 +10,11 @@ const input = (overrides = {}) => ({
 	readySeconds: 17,
 	n8nUrl: 'http://localhost:5678/',
 	owner: { email: 'owner@example.com', password: 'Local-n8n-1', skipped: false, created: true },
-	workflows: ['Daily scan credit check', 'Invoices → line items → ERP', 'React to finished and failed scans'],
+	workflows: [
+		'Daily scan credit check',
+		'Invoices → line items → ERP',
+		'React to finished and failed scans',
+	],
 	credential: { id: '1', name: 'Document Scanning sandbox' },
 	sandboxBaseUrl: 'http://127.0.0.1:8787/api/v1',
 	apiKey: 'sk_test_sandbox_key',
@@ -33,5 +37,8 @@ test('prints where to log in, the sample files and which data is real', () => {
 	assert.match(text, /Log in: {4}owner@example\.com \/ Local-n8n-1/);
 	assert.match(text, /3 sample invoices in \.n8n-local\/files\/invoices\//);
 	assert.match(text, /sample invoices, gives what it says;\n\s+any other file gives invented data/);
-	assert.match(startBanner(input({ owner: { skipped: true } })).join('\n'), /first open asks you to create the owner account/);
+	assert.match(
+		startBanner(input({ owner: { skipped: true } })).join('\n'),
+		/first open asks you to create the owner account/,
+	);
 });

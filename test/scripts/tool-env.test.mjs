@@ -83,11 +83,23 @@ test('builds native modules against Node 24 and puts Node 24 and the line first 
 	const env = toolEnv({}, { line, base: OUTER });
 	assert.equal(env.npm_config_nodedir, NODE_HEADERS);
 	assert.equal(env.npm_config_update_notifier, 'false');
-	assert.deepEqual(env.PATH.split(path.delimiter), [NODE_BIN_DIR, path.join(line.dir, 'node_modules', '.bin'), '/usr/bin', '/bin']);
+	assert.deepEqual(env.PATH.split(path.delimiter), [
+		NODE_BIN_DIR,
+		path.join(line.dir, 'node_modules', '.bin'),
+		'/usr/bin',
+		'/bin',
+	]);
 });
 
 test('overrides in either case: an upper-case NPM_CONFIG_NODEDIR does not survive', () => {
-	const env = npmInstallEnv({ NPM_CONFIG_NODEDIR: '/usr', NPM_CONFIG_PREFIX: '/usr', NPM_CONFIG_REGISTRY: 'https://r.example/' }, { npm_config_nodedir: '/n24' });
+	const env = npmInstallEnv(
+		{
+			NPM_CONFIG_NODEDIR: '/usr',
+			NPM_CONFIG_PREFIX: '/usr',
+			NPM_CONFIG_REGISTRY: 'https://r.example/',
+		},
+		{ npm_config_nodedir: '/n24' },
+	);
 	assert.deepEqual(env, { NPM_CONFIG_REGISTRY: 'https://r.example/', npm_config_nodedir: '/n24' });
 });
 

@@ -46,7 +46,10 @@ function service(scenario: Scenario) {
 		const items = records.slice((page - 1) * PAGE, page * PAGE).map((id) => ({ id }));
 		if (scenario.envelope === 'bare') return { items };
 		const lastPage = Math.max(1, Math.ceil(records.length / PAGE));
-		return { items, meta: { current_page: page, last_page: lastPage, per_page: PAGE, total: records.length } };
+		return {
+			items,
+			meta: { current_page: page, last_page: lastPage, per_page: PAGE, total: records.length },
+		};
 	};
 	return { fetchPage, existing };
 }
@@ -60,13 +63,16 @@ const options = (fetchPage: (n: number) => Promise<ListingPage>, extra: object =
 	lookahead: 8,
 	tooManyPages: () => new Error('too many pages'),
 	restless: () => new Error('restless'),
-	inParallel: async <T>(count: number, width: number, task: (i: number) => Promise<T>) => await mapWithConcurrency(count, width, task),
+	inParallel: async <T>(count: number, width: number, task: (i: number) => Promise<T>) =>
+		await mapWithConcurrency(count, width, task),
 	...extra,
 });
 
 const scenarios = fc.record({
 	initial: fc.integer({ min: 0, max: 260 }),
-	additions: fc.array(fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: 1, max: 30 })), { maxLength: 20 }),
+	additions: fc.array(fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: 1, max: 30 })), {
+		maxLength: 20,
+	}),
 	delays: fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 20 }),
 	envelope: fc.constantFrom('data' as const, 'bare' as const),
 });
@@ -91,7 +97,10 @@ test('the same with one page at a time (the poll trigger), stopping at a known r
 		fc.asyncProperty(scenarios, fc.integer({ min: 0, max: 260 }), async (scenario, horizon) => {
 			const { fetchPage, existing } = service(scenario);
 			const result = await readListing(
-				options(fetchPage, { sequential: true, stopAfter: (items: Array<{ id?: unknown }>) => items.some((r) => Number(r.id) <= horizon) }),
+				options(fetchPage, {
+					sequential: true,
+					stopAfter: (items: Array<{ id?: unknown }>) => items.some((r) => Number(r.id) <= horizon),
+				}),
 			);
 			const ids = result.records.map((r) => Number(r.id));
 			expect(new Set(ids).size).toBe(ids.length);
@@ -119,7 +128,8 @@ test('a server that keeps answering with records already read fails clearly inst
 	const fetchPage = async (page: number): Promise<ListingPage> => {
 		calls++;
 		// Page 1 changes on every read (so it never looks like "ignores page"), pages > 1 repeat old records.
-		if (page === 1) return { items: Array.from({ length: PAGE }, (_, i) => ({ id: 1000 + calls * 100 - i })) };
+		if (page === 1)
+			return { items: Array.from({ length: PAGE }, (_, i) => ({ id: 1000 + calls * 100 - i })) };
 		return { items: Array.from({ length: PAGE }, (_, i) => ({ id: 1100 - i })) };
 	};
 	await expect(readListing(options(fetchPage, { sequential: true }))).rejects.toThrow('restless');
@@ -127,10 +137,22 @@ test('a server that keeps answering with records already read fails clearly inst
 
 test('odd pages: records without ids, nulls and non-objects are kept or dropped, never crash', async () => {
 	await fc.assert(
-		fc.asyncProperty(fc.array(fc.oneof(fc.constant(null), fc.constant(7), fc.record({ id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)) })), { maxLength: 30 }), async (page) => {
-			const result = await readListing(options(async (n) => ({ items: (n === 1 ? page : []) as never })));
-			expect(result.records.every((r) => typeof r === 'object' && r !== null)).toBe(true);
-		}),
+		fc.asyncProperty(
+			fc.array(
+				fc.oneof(
+					fc.constant(null),
+					fc.constant(7),
+					fc.record({ id: fc.oneof(fc.integer(), fc.string(), fc.constant(null)) }),
+				),
+				{ maxLength: 30 },
+			),
+			async (page) => {
+				const result = await readListing(
+					options(async (n) => ({ items: (n === 1 ? page : []) as never })),
+				);
+				expect(result.records.every((r) => typeof r === 'object' && r !== null)).toBe(true);
+			},
+		),
 		runs(SEED, 100),
 	);
 });

@@ -46,7 +46,9 @@ describe('retries', () => {
 	test('a 429 without Retry-After fails at once with the rolling-hour wording', async () => {
 		sandbox.control.addFault({ method: 'GET', path: '^/account$', kind: 'status', status: 429 });
 		const { error } = await runNode({ parameters: getAccount, env: env() });
-		expect(error?.message).toBe('Rate limit reached: more than 200 scans in the last hour (item 0)');
+		expect(error?.message).toBe(
+			'Rate limit reached: more than 200 scans in the last hour (item 0)',
+		);
 		expect(error?.description).toMatch(/rolling hour/);
 		expect(sandbox.control.requests()).toHaveLength(1);
 	});
@@ -71,7 +73,9 @@ describe('404 wording', () => {
 			parameters: { resource: 'scan', operation: 'get', scanId: '1' },
 			env: { baseUrl: sandbox.origin, apiKey: DEFAULT_API_KEY },
 		});
-		expect(sandbox.control.requests()).toEqual([expect.objectContaining({ path: '/scans/1', status: 404 })]);
+		expect(sandbox.control.requests()).toEqual([
+			expect.objectContaining({ path: '/scans/1', status: 404 }),
+		]);
 		expect(error?.message).toBe(
 			'Not found: the Base URL is probably missing the API version prefix (e.g. /api/v1) (item 0)',
 		);
@@ -86,7 +90,9 @@ describe('404 wording', () => {
 			parameters: getAccount,
 			env: { baseUrl: `${sandbox.origin}/api`, apiKey: DEFAULT_API_KEY },
 		});
-		expect(error?.message).toMatch(/^Not found: the Base URL is probably missing the API version prefix/);
+		expect(error?.message).toMatch(
+			/^Not found: the Base URL is probably missing the API version prefix/,
+		);
 	});
 
 	test("a 404 in the API's JSON (unknown scan) still asks to check the ID", async () => {
@@ -117,8 +123,13 @@ describe('network failures', () => {
 		const closed = await startSandbox();
 		const baseUrl = closed.baseUrl;
 		await closed.close();
-		const { error, run } = await runNode({ parameters: getAccount, env: { baseUrl, apiKey: DEFAULT_API_KEY } });
-		expect(error?.message).toMatch(/^Could not reach the Document Scanning API at http:\/\/127\.0\.0\.1:\d+ \(item 0\)$/);
+		const { error, run } = await runNode({
+			parameters: getAccount,
+			env: { baseUrl, apiKey: DEFAULT_API_KEY },
+		});
+		expect(error?.message).toMatch(
+			/^Could not reach the Document Scanning API at http:\/\/127\.0\.0\.1:\d+ \(item 0\)$/,
+		);
 		expect(error?.description).toMatch(/^Network error ECONNREFUSED\./);
 		expect(JSON.stringify(run)).not.toContain(DEFAULT_API_KEY);
 	});
@@ -135,7 +146,9 @@ describe('response shapes (unit)', () => {
 
 	test('a list comes bare or under data, with meta and links kept', () => {
 		expect(unwrapList([{ id: 1 }])).toEqual({ items: [{ id: 1 }] });
-		expect(unwrapList({ data: [{ id: 1 }], meta: { last_page: 1 }, links: { next: null } })).toEqual({
+		expect(
+			unwrapList({ data: [{ id: 1 }], meta: { last_page: 1 }, links: { next: null } }),
+		).toEqual({
 			items: [{ id: 1 }],
 			meta: { last_page: 1 },
 			links: { next: null },
@@ -147,7 +160,9 @@ describe('response shapes (unit)', () => {
 	test('meta and links end a listing', () => {
 		expect(isLastPage({ items: [], meta: { current_page: 3, last_page: 3 } }, 3)).toBe(true);
 		expect(isLastPage({ items: [], meta: { current_page: 2, last_page: 3 } }, 2)).toBe(false);
-		expect(isLastPage({ items: [], meta: { current_page: 2, per_page: 25, total: 50 } }, 2)).toBe(true);
+		expect(isLastPage({ items: [], meta: { current_page: 2, per_page: 25, total: 50 } }, 2)).toBe(
+			true,
+		);
 		expect(isLastPage({ items: [], links: { next: null } }, 1)).toBe(true);
 		expect(isLastPage({ items: [], links: { next: 'https://x/scans?page=2' } }, 1)).toBe(false);
 		expect(isLastPage({ items: [] }, 1)).toBe(false);

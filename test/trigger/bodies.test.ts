@@ -32,7 +32,11 @@ async function deliver(bytes: Buffer, signature = sign(secret, bytes)) {
 	const before = receiver.results.length;
 	const res = await fetch(current.webhookUrl(), {
 		method: 'POST',
-		headers: { 'Content-Type': 'application/json', 'X-Service-Event': 'scan.completed', 'X-Service-Signature': signature },
+		headers: {
+			'Content-Type': 'application/json',
+			'X-Service-Event': 'scan.completed',
+			'X-Service-Signature': signature,
+		},
 		body: bytes,
 	});
 	const reply = { status: res.status, body: (await res.json()) as IDataObject };
@@ -56,7 +60,10 @@ describe('a body that starts with a UTF-8 BOM', () => {
 	it('the signature covers the BOM: a signature over the bytes without it is refused', async () => {
 		await activate();
 		const text = body('{"scan_id":7,"template_id":1,"status":"completed"}');
-		const { reply, result } = await deliver(Buffer.concat([BOM, Buffer.from(text)]), sign(secret, text));
+		const { reply, result } = await deliver(
+			Buffer.concat([BOM, Buffer.from(text)]),
+			sign(secret, text),
+		);
 		expect(reply.status).toBe(401);
 		expect(result.workflowData).toBeUndefined();
 	});
@@ -79,25 +86,40 @@ describe('a body nested 10,000 levels deep, with Include Full Scan', () => {
 	it.each([
 		['an array', deep],
 		['an object', deepObject],
-	])('nesting (%s) before data.scan_id: the execution starts and the scan is fetched', async (_label, nested) => {
-		await activate({ includeFullScan: true });
-		const [scanId] = sandbox.control.seedScans({ count: 1, template_id: 1 });
-		const { reply, result } = await deliver(Buffer.from(body(`{"nested":${nested},"scan_id":${scanId},"status":"completed"}`)));
-		expect(reply.status).toBe(200);
-		const [item] = itemsOf(result);
-		expect(item.scan).toMatchObject({ id: scanId });
-		expect(item.fetchError).toBeUndefined();
-	});
+	])(
+		'nesting (%s) before data.scan_id: the execution starts and the scan is fetched',
+		async (_label, nested) => {
+			await activate({ includeFullScan: true });
+			const [scanId] = sandbox.control.seedScans({ count: 1, template_id: 1 });
+			const { reply, result } = await deliver(
+				Buffer.from(body(`{"nested":${nested},"scan_id":${scanId},"status":"completed"}`)),
+			);
+			expect(reply.status).toBe(200);
+			const [item] = itemsOf(result);
+			expect(item.scan).toMatchObject({ id: scanId });
+			expect(item.fetchError).toBeUndefined();
+		},
+	);
 });
 
 describe('Include Full Scan and 429', () => {
 	it('one attempt: a 429 with a short Retry-After is not waited out, the item carries fetchError', async () => {
 		await activate({ includeFullScan: true });
 		const [scanId] = sandbox.control.seedScans({ count: 1, template_id: 1 });
-		sandbox.control.addFault({ method: 'GET', path: '^/scans/\\d+$', kind: 'status', status: 429, headers: { 'Retry-After': '1' } });
+		sandbox.control.addFault({
+			method: 'GET',
+			path: '^/scans/\\d+$',
+			kind: 'status',
+			status: 429,
+			headers: { 'Retry-After': '1' },
+		});
 		sandbox.control.clearRequests();
-		const [item] = itemsOf((await deliver(Buffer.from(body(`{"scan_id":${scanId},"status":"completed"}`)))).result);
-		expect(sandbox.control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /scans/${scanId} 429`]);
+		const [item] = itemsOf(
+			(await deliver(Buffer.from(body(`{"scan_id":${scanId},"status":"completed"}`)))).result,
+		);
+		expect(sandbox.control.requests().map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			`GET /scans/${scanId} 429`,
+		]);
 		expect(item.scan).toBeUndefined();
 		expect(item.fetchError).toEqual(expect.stringMatching(/rate limit/i));
 	});

@@ -8,7 +8,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isoWithOffset } from '../../sandbox/clock';
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
-import { type Receiver, sign, startReceiver, type TriggerHarness, type WebhookCallResult } from '../harness/n8n';
+import {
+	type Receiver,
+	sign,
+	startReceiver,
+	type TriggerHarness,
+	type WebhookCallResult,
+} from '../harness/n8n';
 import {
 	ALL_EVENTS,
 	itemsOf,
@@ -34,12 +40,18 @@ afterEach(() => {
 	for (const result of receiver.results) emitted.push(...itemsOf(result));
 });
 
-async function activate(events: string[] = ALL_EVENTS): Promise<{ id: number; secret: string; url: string }> {
+async function activate(
+	events: string[] = ALL_EVENTS,
+): Promise<{ id: number; secret: string; url: string }> {
 	current = await makeHarness(sandbox, receiver.baseUrl, { events });
 	await current.activate();
 	const stored = nodeStatic(current);
 	secrets.add(String(stored.webhookSecret));
-	return { id: stored.webhookId as number, secret: String(stored.webhookSecret), url: current.webhookUrl() };
+	return {
+		id: stored.webhookId as number,
+		secret: String(stored.webhookSecret),
+		url: current.webhookUrl(),
+	};
 }
 
 async function lastResult(count = 1): Promise<WebhookCallResult> {
@@ -54,7 +66,12 @@ describe('deliveries signed by the service', () => {
 		const [delivery] = await sandbox.control.waitForDeliveries(1);
 		const result = await lastResult();
 
-		expect(delivery).toMatchObject({ webhookId: id, event: 'scan.completed', success: true, status: 200 });
+		expect(delivery).toMatchObject({
+			webhookId: id,
+			event: 'scan.completed',
+			success: true,
+			status: 200,
+		});
 		expect(result.status).toBe(200);
 		const items = itemsOf(result);
 		expect(items).toHaveLength(1);
@@ -73,7 +90,11 @@ describe('deliveries signed by the service', () => {
 		const items = itemsOf(await lastResult());
 		expect(delivery.event).toBe('scan.failed');
 		expect(items).toEqual([JSON.parse(delivery.body)]);
-		expect(items[0]).toMatchObject({ event: 'scan.failed', timestamp: expect.any(String), data: { scan_id: scanId } });
+		expect(items[0]).toMatchObject({
+			event: 'scan.failed',
+			timestamp: expect.any(String),
+			data: { scan_id: scanId },
+		});
 	});
 
 	it('control.deliver (sample scan) is verified too', async () => {
@@ -118,33 +139,70 @@ describe('crafted deliveries', () => {
 		body = JSON.stringify({
 			event: 'scan.completed',
 			timestamp: now,
-			data: { scan_id: 7, filename: 'a.pdf', template_id: 1, status: 'completed', confidence: 90, extracted_data: { total_amount: 10 }, validation_errors: [], is_partial: false },
+			data: {
+				scan_id: 7,
+				filename: 'a.pdf',
+				template_id: 1,
+				status: 'completed',
+				confidence: 90,
+				extracted_data: { total_amount: 10 },
+				validation_errors: [],
+				is_partial: false,
+			},
 		});
 	});
 
-	async function send(raw: string | Buffer, signature: string | undefined, event = 'scan.completed') {
+	async function send(
+		raw: string | Buffer,
+		signature: string | undefined,
+		event = 'scan.completed',
+	) {
 		const headers: Record<string, string> = { 'X-Service-Event': event };
 		if (signature !== undefined) headers['X-Service-Signature'] = signature;
 		return await postRaw(current.webhookUrl(), raw, headers);
 	}
 
-	const forged: Array<[string, (secret: string) => { raw: string; signature: string | undefined }]> = [
+	const forged: Array<
+		[string, (secret: string) => { raw: string; signature: string | undefined }]
+	> = [
 		['no signature header', () => ({ raw: body, signature: undefined })],
 		['an empty signature', () => ({ raw: body, signature: '' })],
-		['a wrong prefix (sha1=)', (s) => ({ raw: body, signature: sign(s, body).replace('sha256=', 'sha1=') })],
+		[
+			'a wrong prefix (sha1=)',
+			(s) => ({ raw: body, signature: sign(s, body).replace('sha256=', 'sha1=') }),
+		],
 		['no prefix', (s) => ({ raw: body, signature: sign(s, body).slice('sha256='.length) })],
-		['uppercase hex', (s) => ({ raw: body, signature: `sha256=${sign(s, body).slice(7).toUpperCase()}` })],
+		[
+			'uppercase hex',
+			(s) => ({ raw: body, signature: `sha256=${sign(s, body).slice(7).toUpperCase()}` }),
+		],
 		['a truncated signature', (s) => ({ raw: body, signature: sign(s, body).slice(0, -2) })],
 		['a signature with an extra digit', (s) => ({ raw: body, signature: `${sign(s, body)}0` })],
 		['non-hex characters', (s) => ({ raw: body, signature: `${sign(s, body).slice(0, -1)}g` })],
-		['a wrong secret', () => ({ raw: body, signature: sign('whsec_00000000000000000000000000000000', body) })],
-		['a tampered body', (s) => ({ raw: body.replace('"scan_id":7', '"scan_id":8'), signature: sign(s, body) })],
-		['the body re-serialized with other spacing', (s) => ({ raw: JSON.stringify(JSON.parse(body), null, 2), signature: sign(s, body) })],
+		[
+			'a wrong secret',
+			() => ({ raw: body, signature: sign('whsec_00000000000000000000000000000000', body) }),
+		],
+		[
+			'a tampered body',
+			(s) => ({ raw: body.replace('"scan_id":7', '"scan_id":8'), signature: sign(s, body) }),
+		],
+		[
+			'the body re-serialized with other spacing',
+			(s) => ({ raw: JSON.stringify(JSON.parse(body), null, 2), signature: sign(s, body) }),
+		],
 		[
 			'the body re-serialized with other key order',
 			(s) => {
 				const parsed = JSON.parse(body) as IDataObject;
-				return { raw: JSON.stringify({ data: parsed.data, timestamp: parsed.timestamp, event: parsed.event }), signature: sign(s, body) };
+				return {
+					raw: JSON.stringify({
+						data: parsed.data,
+						timestamp: parsed.timestamp,
+						event: parsed.event,
+					}),
+					signature: sign(s, body),
+				};
 			},
 		],
 	];

@@ -5,7 +5,11 @@
  */
 
 import { rawLiteralAt } from '../../nodes/DocumentScanningTrigger/rawJson';
-import { parseTimestamp, replayProblem, replayToleranceSeconds } from '../../nodes/DocumentScanningTrigger/replay';
+import {
+	parseTimestamp,
+	replayProblem,
+	replayToleranceSeconds,
+} from '../../nodes/DocumentScanningTrigger/replay';
 import { scanIdFromDelivery } from '../../nodes/DocumentScanningTrigger/scanId';
 
 describe('rawLiteralAt', () => {
@@ -39,9 +43,14 @@ describe('scanIdFromDelivery', () => {
 		expect(scanIdFromDelivery(raw)).toEqual({ id });
 	});
 
-	it.each(['0', '-3', '3.0', '3e2', '"3 "', '"+3"', '"0x1F"', '"%2e%2e"', '[3]', 'false'])('refuses %s', (literal) => {
-		expect(scanIdFromDelivery(`{"data":{"scan_id":${literal}}}`)).toEqual({ problem: expect.stringContaining('positive integer') });
-	});
+	it.each(['0', '-3', '3.0', '3e2', '"3 "', '"+3"', '"0x1F"', '"%2e%2e"', '[3]', 'false'])(
+		'refuses %s',
+		(literal) => {
+			expect(scanIdFromDelivery(`{"data":{"scan_id":${literal}}}`)).toEqual({
+				problem: expect.stringContaining('positive integer'),
+			});
+		},
+	);
 
 	it('quotes at most 40 characters of a refused value', () => {
 		const long = 'x'.repeat(100);
@@ -51,8 +60,12 @@ describe('scanIdFromDelivery', () => {
 	});
 
 	it('names a missing scan_id', () => {
-		expect(scanIdFromDelivery('{"event":"scan.failed","data":{}}')).toEqual({ problem: expect.stringContaining('names no data.scan_id') });
-		expect(scanIdFromDelivery('{"event":"scan.failed"}')).toEqual({ problem: expect.stringContaining('names no data.scan_id') });
+		expect(scanIdFromDelivery('{"event":"scan.failed","data":{}}')).toEqual({
+			problem: expect.stringContaining('names no data.scan_id'),
+		});
+		expect(scanIdFromDelivery('{"event":"scan.failed"}')).toEqual({
+			problem: expect.stringContaining('names no data.scan_id'),
+		});
 	});
 });
 
@@ -108,7 +121,8 @@ describe('parseTimestamp', () => {
 
 describe('replayProblem with a fixed clock', () => {
 	const now = Date.UTC(2026, 10, 23, 12, 0, 0);
-	const at = (offsetSeconds: number) => new Date(now + offsetSeconds * 1000).toISOString().replace('.000Z', '+00:00');
+	const at = (offsetSeconds: number) =>
+		new Date(now + offsetSeconds * 1000).toISOString().replace('.000Z', '+00:00');
 
 	it('accepts exactly the tolerance on both sides, refuses one second more', () => {
 		expect(replayProblem(at(-300), 300, now)).toBeUndefined();
@@ -118,9 +132,15 @@ describe('replayProblem with a fixed clock', () => {
 	});
 
 	it('the boundary is exact to the millisecond, and the message rounds to seconds', () => {
-		expect(replayProblem(new Date(now - 300_000).toISOString(), 300, now + 1)).toMatch(/^The delivery's timestamp is 300 s in the past, outside the replay tolerance of 300 s/);
-		expect(replayProblem(new Date(now + 300_001).toISOString(), 300, now)).toMatch(/is 300 s in the future/);
-		expect(replayProblem(new Date(now - 1_000).toISOString(), 0.5, now)).toMatch(/1 s in the past, outside the replay tolerance of 0.5 s \(check that the n8n server's clock is right\)$/);
+		expect(replayProblem(new Date(now - 300_000).toISOString(), 300, now + 1)).toMatch(
+			/^The delivery's timestamp is 300 s in the past, outside the replay tolerance of 300 s/,
+		);
+		expect(replayProblem(new Date(now + 300_001).toISOString(), 300, now)).toMatch(
+			/is 300 s in the future/,
+		);
+		expect(replayProblem(new Date(now - 1_000).toISOString(), 0.5, now)).toMatch(
+			/1 s in the past, outside the replay tolerance of 0.5 s \(check that the n8n server's clock is right\)$/,
+		);
 	});
 
 	it('0 turns the check off, even for a missing timestamp', () => {

@@ -38,7 +38,10 @@ async function activate(options: IDataObject = {}, events: string[] = ALL_EVENTS
 }
 
 /** A scan.completed body stamped `offsetMs` from now (ISO 8601 with offset, as the service does). */
-function bodyAt(offsetMs = 0, data: IDataObject = { scan_id: 7, template_id: 1, status: 'completed' }): IDataObject {
+function bodyAt(
+	offsetMs = 0,
+	data: IDataObject = { scan_id: 7, template_id: 1, status: 'completed' },
+): IDataObject {
 	return { event: 'scan.completed', timestamp: isoWithOffset(Date.now() + offsetMs), data };
 }
 
@@ -49,13 +52,24 @@ interface Reply {
 }
 
 /** POSTs raw bytes signed with the webhook's secret; `headerEvent` plays the unsigned header. */
-async function post(raw: string, { headerEvent = 'scan.completed', url = current.webhookUrl() } = {}): Promise<Reply> {
+async function post(
+	raw: string,
+	{ headerEvent = 'scan.completed', url = current.webhookUrl() } = {},
+): Promise<Reply> {
 	const res = await fetch(url, {
 		method: 'POST',
-		headers: { 'Content-Type': 'application/json', 'X-Service-Event': headerEvent, 'X-Service-Signature': sign(secret, raw) },
+		headers: {
+			'Content-Type': 'application/json',
+			'X-Service-Event': headerEvent,
+			'X-Service-Signature': sign(secret, raw),
+		},
 		body: raw,
 	});
-	return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
+	return {
+		status: res.status,
+		contentType: res.headers.get('content-type') ?? '',
+		text: await res.text(),
+	};
 }
 
 /** Sends one signed delivery and returns the HTTP reply plus what the node handed to n8n. */
@@ -70,16 +84,25 @@ describe('the event comes from the signed body only', () => {
 	it.each([
 		['no event', { timestamp: 'now', data: { scan_id: 3 } }],
 		['a numeric event', { event: 5, timestamp: 'now', data: { scan_id: 3 } }],
-		['an event object', { event: { name: 'scan.completed' }, timestamp: 'now', data: { scan_id: 3 } }],
+		[
+			'an event object',
+			{ event: { name: 'scan.completed' }, timestamp: 'now', data: { scan_id: 3 } },
+		],
 		['an empty event', { event: '', timestamp: 'now', data: { scan_id: 3 } }],
-	])('a signed body with %s starts nothing, whatever X-Service-Event says', async (_label, shape) => {
-		await activate();
-		const raw = JSON.stringify({ ...shape, timestamp: isoWithOffset(Date.now()) });
-		const { reply, result } = await deliver(raw, { headerEvent: 'scan.completed' });
-		expect(result.workflowData).toBeUndefined();
-		expect(reply.status).toBe(400);
-		expect(JSON.parse(reply.text)).toMatchObject({ error: 'missing_event', message: expect.stringContaining('names no event') });
-	});
+	])(
+		'a signed body with %s starts nothing, whatever X-Service-Event says',
+		async (_label, shape) => {
+			await activate();
+			const raw = JSON.stringify({ ...shape, timestamp: isoWithOffset(Date.now()) });
+			const { reply, result } = await deliver(raw, { headerEvent: 'scan.completed' });
+			expect(result.workflowData).toBeUndefined();
+			expect(reply.status).toBe(400);
+			expect(JSON.parse(reply.text)).toMatchObject({
+				error: 'missing_event',
+				message: expect.stringContaining('names no event'),
+			});
+		},
+	);
 
 	it('control: the same body with a signed event starts the workflow', async () => {
 		await activate();
@@ -95,27 +118,39 @@ describe('replay tolerance (default 300 s)', () => {
 		['10 minutes old', -10 * MINUTE, 'past'],
 		['10 minutes in the future', 10 * MINUTE, 'future'],
 		['an hour old', -60 * MINUTE, 'past'],
-	])('refuses a genuine, signed delivery stamped %s: 400 with the reason, nothing starts', async (_label, offset, direction) => {
-		await activate();
-		const { reply, result } = await deliver(JSON.stringify(bodyAt(offset)));
-		expect(result.workflowData).toBeUndefined();
-		expect(reply.status).toBe(400);
-		expect(reply.contentType).toMatch(/application\/json/);
-		const answer = JSON.parse(reply.text) as IDataObject;
-		expect(answer).toMatchObject({ error: 'stale_delivery' });
-		// The message names the skew (whole seconds, the timestamp has no fraction) and the clock.
-		const skew = /(\d+) s in the (past|future)/.exec(String(answer.message));
-		expect(skew?.[2]).toBe(direction);
-		expect(Math.abs(Number(skew?.[1]) - Math.abs(offset) / 1000)).toBeLessThan(60);
-		expect(String(answer.message)).toMatch(/tolerance of 300 s .*clock/);
-	});
+	])(
+		'refuses a genuine, signed delivery stamped %s: 400 with the reason, nothing starts',
+		async (_label, offset, direction) => {
+			await activate();
+			const { reply, result } = await deliver(JSON.stringify(bodyAt(offset)));
+			expect(result.workflowData).toBeUndefined();
+			expect(reply.status).toBe(400);
+			expect(reply.contentType).toMatch(/application\/json/);
+			const answer = JSON.parse(reply.text) as IDataObject;
+			expect(answer).toMatchObject({ error: 'stale_delivery' });
+			// The message names the skew (whole seconds, the timestamp has no fraction) and the clock.
+			const skew = /(\d+) s in the (past|future)/.exec(String(answer.message));
+			expect(skew?.[2]).toBe(direction);
+			expect(Math.abs(Number(skew?.[1]) - Math.abs(offset) / 1000)).toBeLessThan(60);
+			expect(String(answer.message)).toMatch(/tolerance of 300 s .*clock/);
+		},
+	);
 
 	it.each([
 		['stamped 2020', JSON.stringify({ ...bodyAt(), timestamp: '2020-01-01T00:00:00+00:00' })],
 		['without timestamp', JSON.stringify({ event: 'scan.completed', data: { scan_id: 7 } })],
-		['with a numeric timestamp', JSON.stringify({ ...bodyAt(), timestamp: Math.floor(Date.now() / 1000) })],
-		['with a timestamp without offset', JSON.stringify({ ...bodyAt(), timestamp: isoWithOffset(Date.now()).replace('+00:00', '') })],
-		['with an impossible date', JSON.stringify({ ...bodyAt(), timestamp: '2026-02-30T12:00:00+00:00' })],
+		[
+			'with a numeric timestamp',
+			JSON.stringify({ ...bodyAt(), timestamp: Math.floor(Date.now() / 1000) }),
+		],
+		[
+			'with a timestamp without offset',
+			JSON.stringify({ ...bodyAt(), timestamp: isoWithOffset(Date.now()).replace('+00:00', '') }),
+		],
+		[
+			'with an impossible date',
+			JSON.stringify({ ...bodyAt(), timestamp: '2026-02-30T12:00:00+00:00' }),
+		],
 	])('refuses a delivery %s', async (_label, raw) => {
 		await activate();
 		const { reply, result } = await deliver(raw);
@@ -143,7 +178,10 @@ describe('replay tolerance (default 300 s)', () => {
 			const pad = (n: number) => String(n).padStart(2, '0');
 			return `${local}${sign > 0 ? '+' : '-'}${pad(hours)}:${pad(minutes)}`;
 		};
-		const stale = JSON.stringify({ ...bodyAt(), timestamp: shifted(Date.now() - 10 * MINUTE, 1, 2, 0) });
+		const stale = JSON.stringify({
+			...bodyAt(),
+			timestamp: shifted(Date.now() - 10 * MINUTE, 1, 2, 0),
+		});
 		expect((await deliver(stale)).reply.status).toBe(400);
 		const fresh = JSON.stringify({ ...bodyAt(), timestamp: shifted(Date.now(), -1, 5, 30) });
 		const ok = await deliver(fresh);
@@ -168,7 +206,11 @@ describe('replay tolerance (default 300 s)', () => {
 	it('the service sees the refusal: a delivery stamped by a clock 10 minutes ahead is logged as a 400 failure', async () => {
 		await activate();
 		sandbox.control.advanceClock(10 * MINUTE);
-		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'completed' as never, template_id: 1 });
+		const [scanId] = sandbox.control.seedScans({
+			count: 1,
+			status: 'completed' as never,
+			template_id: 1,
+		});
 		const record = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
 		const [result] = await receiver.waitFor(1);
 		expect(record).toMatchObject({ status: 400, success: false });
@@ -231,7 +273,11 @@ describe('Include Full Scan: only /scans/<positive integer>, with the exact sign
 
 	it('the last of two scan_id keys counts, as in JSON.parse; a digit string is accepted', async () => {
 		await activate({ includeFullScan: true });
-		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'completed' as never, template_id: 1 });
+		const [scanId] = sandbox.control.seedScans({
+			count: 1,
+			status: 'completed' as never,
+			template_id: 1,
+		});
 		sandbox.control.clearRequests();
 		const raw = `{"event":"scan.completed","timestamp":"${isoWithOffset(Date.now())}","data":{"scan_id":"..","note":"a \\"scan_id\\": 1 in text","scan_id":"${scanId}"}}`;
 		const [item] = itemsOf((await deliver(raw)).result);
@@ -253,7 +299,11 @@ describe('the answer to a delivery is short JSON on every path', () => {
 
 	it('with Include Full Scan and with Split Into Table Rows: the same answer', async () => {
 		await activate({ includeFullScan: true, splitIntoRows: true });
-		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'completed' as never, template_id: 2 });
+		const [scanId] = sandbox.control.seedScans({
+			count: 1,
+			status: 'completed' as never,
+			template_id: 2,
+		});
 		const record = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
 		const [result] = await receiver.waitFor(1);
 		expect(itemsOf(result).length).toBeGreaterThanOrEqual(2);
@@ -265,9 +315,16 @@ describe('the answer to a delivery is short JSON on every path', () => {
 		await activate({}, ['scan.completed']);
 		const ignored = await deliver(JSON.stringify({ ...bodyAt(), event: 'scan.failed' }));
 		expect(ignored.reply.status).toBe(200);
-		expect(JSON.parse(ignored.reply.text)).toEqual({ received: true, ignored: expect.stringContaining('scan.failed') });
+		expect(JSON.parse(ignored.reply.text)).toEqual({
+			received: true,
+			ignored: expect.stringContaining('scan.failed'),
+		});
 
-		const forged = await fetch(current.webhookUrl(), { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+		const forged = await fetch(current.webhookUrl(), {
+			method: 'POST',
+			body: '{}',
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect(forged.status).toBe(401);
 		expect(forged.headers.get('content-type')).toMatch(/application\/json/);
 		expect(await forged.json()).toMatchObject({ error: 'invalid_signature' });
@@ -290,7 +347,10 @@ describe('raw body read through req.readRawBody()', () => {
 			// Still verified: a wrong signature over lazily read bytes is refused.
 			const forged = await fetch(url, {
 				method: 'POST',
-				headers: { 'Content-Type': 'application/json', 'X-Service-Signature': sign(secret, `${raw} `) },
+				headers: {
+					'Content-Type': 'application/json',
+					'X-Service-Signature': sign(secret, `${raw} `),
+				},
 				body: raw,
 			});
 			expect(forged.status).toBe(401);

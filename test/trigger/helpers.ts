@@ -2,7 +2,12 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
-import { type Receiver, startReceiver, TriggerHarness, type WebhookCallResult } from '../harness/n8n';
+import {
+	type Receiver,
+	startReceiver,
+	TriggerHarness,
+	type WebhookCallResult,
+} from '../harness/n8n';
 
 export const ALL_EVENTS = ['scan.completed', 'scan.failed'];
 
@@ -61,7 +66,11 @@ export async function listWebhooks(sandbox: Sandbox): Promise<IDataObject[]> {
 	return Array.isArray(body) ? body : (body.data as IDataObject[]);
 }
 
-export async function uploadScan(sandbox: Sandbox, filename: string, templateId = 1): Promise<number> {
+export async function uploadScan(
+	sandbox: Sandbox,
+	filename: string,
+	templateId = 1,
+): Promise<number> {
 	const form = new FormData();
 	form.append('template_id', String(templateId));
 	form.append('file', new Blob([`%PDF-1.4\n% ${filename} ${Math.random()}\n%%EOF\n`]), filename);

@@ -39,11 +39,14 @@ async function harness(parameters: IDataObject = { events: ALL_EVENTS }, staticD
 }
 
 function webhookPosts(): number {
-	return sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/webhooks').length;
+	return sandbox.control.requests().filter((r) => r.method === 'POST' && r.path === '/webhooks')
+		.length;
 }
 
 function deletesOf(id: number): number {
-	return sandbox.control.requests().filter((r) => r.method === 'DELETE' && r.path === `/webhooks/${id}`).length;
+	return sandbox.control
+		.requests()
+		.filter((r) => r.method === 'DELETE' && r.path === `/webhooks/${id}`).length;
 }
 
 describe('create (fresh activation)', () => {
@@ -187,7 +190,12 @@ describe('checkExists', () => {
 		const staticData: IDataObject = {};
 		await (await harness(undefined, staticData)).activate();
 		const firstId = nodeStatic(current!).webhookId as number;
-		current = await makeHarness(sandbox, 'https://n8n.example.com/webhook', { events: ALL_EVENTS }, staticData);
+		current = await makeHarness(
+			sandbox,
+			'https://n8n.example.com/webhook',
+			{ events: ALL_EVENTS },
+			staticData,
+		);
 		expect(await current.hook('checkExists')).toBe(false);
 		expect(deletesOf(firstId)).toBe(1);
 	});

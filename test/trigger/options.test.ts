@@ -4,7 +4,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { type Receiver, type TriggerHarness, type WebhookCallResult } from '../harness/n8n';
-import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic, uploadScan, useTriggerStack } from './helpers';
+import {
+	ALL_EVENTS,
+	itemsOf,
+	makeHarness,
+	nodeStatic,
+	uploadScan,
+	useTriggerStack,
+} from './helpers';
 
 let sandbox: Sandbox;
 let receiver: Receiver;
@@ -36,7 +43,11 @@ async function deliver(webhookId: number, event: 'scan.completed' | 'scan.failed
 	const before = receiver.results.length;
 	const record = await sandbox.control.deliver(webhookId, event, scanId);
 	const results = await receiver.waitFor(before + 1);
-	return { record, result: results[before] as WebhookCallResult, body: JSON.parse(record.body) as IDataObject };
+	return {
+		record,
+		result: results[before] as WebhookCallResult,
+		body: JSON.parse(record.body) as IDataObject,
+	};
 }
 
 describe('Template Names or IDs', () => {
@@ -55,15 +66,26 @@ describe('Template Names or IDs', () => {
 
 	it('takes a comma-separated string (expression) too', async () => {
 		const hook = await activate({ templateIds: '4, 2' });
-		expect((await deliver(hook, 'scan.completed', seed('completed', 1))).result.workflowData).toBeUndefined();
-		expect(itemsOf((await deliver(hook, 'scan.completed', seed('completed', 4))).result)).toHaveLength(1);
+		expect(
+			(await deliver(hook, 'scan.completed', seed('completed', 1))).result.workflowData,
+		).toBeUndefined();
+		expect(
+			itemsOf((await deliver(hook, 'scan.completed', seed('completed', 4))).result),
+		).toHaveLength(1);
 	});
 
-	it('the list offers the account\'s templates', async () => {
+	it("the list offers the account's templates", async () => {
 		const hook = await activate({});
 		expect(hook).toBeGreaterThan(0);
-		const nodeType = current.workflow.nodeTypes.getByNameAndVersion(current.node.type, 1) as unknown as {
-			methods: { loadOptions: { getTemplates: (this: unknown) => Promise<Array<{ name: string; value: string }>> } };
+		const nodeType = current.workflow.nodeTypes.getByNameAndVersion(
+			current.node.type,
+			1,
+		) as unknown as {
+			methods: {
+				loadOptions: {
+					getTemplates: (this: unknown) => Promise<Array<{ name: string; value: string }>>;
+				};
+			};
 		};
 		const { LoadOptionsContext } = await import('n8n-core');
 		const additional = (current as unknown as { additionalData(): never }).additionalData();
@@ -117,9 +139,15 @@ describe('Include Full Scan', () => {
 		expect(item.event).toBe(body.event);
 		expect(item.timestamp).toBe(body.timestamp);
 		expect(item.data).toEqual(body.data);
-		expect(item.scan).toMatchObject({ id: scanId, reviewed_data: { invoice_number: 'R-1 corrected' }, status: 'completed' });
+		expect(item.scan).toMatchObject({
+			id: scanId,
+			reviewed_data: { invoice_number: 'R-1 corrected' },
+			status: 'completed',
+		});
 		expect(item.fetchError).toBeUndefined();
-		expect(sandbox.control.requests().some((r) => r.method === 'GET' && r.path === `/scans/${scanId}`)).toBe(true);
+		expect(
+			sandbox.control.requests().some((r) => r.method === 'GET' && r.path === `/scans/${scanId}`),
+		).toBe(true);
 	});
 
 	it('scan.failed: the full scan carries error_message', async () => {
@@ -127,7 +155,11 @@ describe('Include Full Scan', () => {
 		const scanId = seed('failed');
 		const [item] = itemsOf((await deliver(hook, 'scan.failed', scanId)).result);
 		expect(item.event).toBe('scan.failed');
-		expect(item.scan).toMatchObject({ id: scanId, status: 'failed', error_message: expect.any(String) });
+		expect(item.scan).toMatchObject({
+			id: scanId,
+			status: 'failed',
+			error_message: expect.any(String),
+		});
 	});
 
 	it('works with the bare envelope', async () => {
@@ -155,7 +187,12 @@ describe('Include Full Scan', () => {
 	it('a slow API: the service is answered at once, the fetch gives up after its timeout', async () => {
 		const hook = await activate({ includeFullScan: true });
 		// The API would answer after 60 s; the fetch gives up after FETCH_TIMEOUT_MS (5 s).
-		sandbox.control.addFault({ method: 'GET', path: '^/scans/\\d+$', kind: 'latency', latencyMs: 60_000 });
+		sandbox.control.addFault({
+			method: 'GET',
+			path: '^/scans/\\d+$',
+			kind: 'latency',
+			latencyMs: 60_000,
+		});
 		const started = Date.now();
 		const record = await sandbox.control.deliver(hook, 'scan.completed', seed('completed'));
 		expect(record.success).toBe(true);
@@ -199,7 +236,10 @@ describe('Split Into Table Rows', () => {
 		const extracted = (body.data as IDataObject).extracted_data as IDataObject;
 		const items = itemsOf(result);
 		expect(items).toHaveLength((extracted.line_items as IDataObject[]).length);
-		expect(items[0]).toMatchObject({ table: 'line_items', document: { invoice_number: extracted.invoice_number } });
+		expect(items[0]).toMatchObject({
+			table: 'line_items',
+			document: { invoice_number: extracted.invoice_number },
+		});
 	});
 
 	it('with Include Full Scan the reviewed rows win', async () => {
@@ -207,20 +247,38 @@ describe('Split Into Table Rows', () => {
 		const reviewed = { rows: [{ position: 1, description: 'corrected', quantity: 3 }] };
 		const { result, body } = await deliver(hook, 'scan.completed', seed('completed', 2, reviewed));
 		expect(itemsOf(result)).toEqual([
-			expect.objectContaining({ event: body.event, timestamp: body.timestamp, description: 'corrected', quantity: 3, row_number: 1 }),
+			expect.objectContaining({
+				event: body.event,
+				timestamp: body.timestamp,
+				description: 'corrected',
+				quantity: 3,
+				row_number: 1,
+			}),
 		]);
 	});
 
 	it('with Include Full Scan a partial review keeps the extracted rows and corrects the header field', async () => {
 		const hook = await activate({ splitIntoRows: true, includeFullScan: true });
-		const { result, body } = await deliver(hook, 'scan.completed', seed('completed', 3, { invoice_number: 'PO-9999' }));
+		const { result, body } = await deliver(
+			hook,
+			'scan.completed',
+			seed('completed', 3, { invoice_number: 'PO-9999' }),
+		);
 		const extracted = (body.data as IDataObject).extracted_data as IDataObject;
 		const lineItems = extracted.line_items as IDataObject[];
 		const items = itemsOf(result);
 		expect(items).toHaveLength(lineItems.length);
 		items.forEach((item, index) => {
-			expect(item).toMatchObject({ ...lineItems[index], row_number: index + 1, reviewed: true, reviewedFields: ['invoice_number'] });
-			expect(item.document).toMatchObject({ invoice_number: 'PO-9999', total_amount: extracted.total_amount });
+			expect(item).toMatchObject({
+				...lineItems[index],
+				row_number: index + 1,
+				reviewed: true,
+				reviewedFields: ['invoice_number'],
+			});
+			expect(item.document).toMatchObject({
+				invoice_number: 'PO-9999',
+				total_amount: extracted.total_amount,
+			});
 		});
 	});
 
@@ -229,8 +287,13 @@ describe('Split Into Table Rows', () => {
 		const scalar = await deliver(hook, 'scan.completed', seed('completed', 1));
 		const scalarItems = itemsOf(scalar.result);
 		expect(scalarItems).toHaveLength(1);
-		expect(scalarItems[0]).toMatchObject({ event: 'scan.completed', scan_id: (scalar.body.data as IDataObject).scan_id });
+		expect(scalarItems[0]).toMatchObject({
+			event: 'scan.completed',
+			scan_id: (scalar.body.data as IDataObject).scan_id,
+		});
 		const failed = await deliver(hook, 'scan.failed', seed('failed', 2));
-		expect(itemsOf(failed.result)).toEqual([expect.objectContaining({ event: 'scan.failed', status: 'failed' })]);
+		expect(itemsOf(failed.result)).toEqual([
+			expect.objectContaining({ event: 'scan.failed', status: 'failed' }),
+		]);
 	});
 });

@@ -5,7 +5,8 @@ import { describeProblem, verifySignature } from '../../nodes/DocumentScanningTr
 
 const SECRET = 'whsec_unit';
 const BODY = Buffer.from('{"event":"scan.completed"}');
-const hex = (body: Buffer, secret = SECRET) => createHmac('sha256', secret).update(body).digest('hex');
+const hex = (body: Buffer, secret = SECRET) =>
+	createHmac('sha256', secret).update(body).digest('hex');
 
 describe('verifySignature', () => {
 	it('accepts sha256=<HMAC of the exact bytes>', () => {
@@ -21,7 +22,13 @@ describe('verifySignature', () => {
 		['no header', BODY, undefined, SECRET, 'missingSignature'],
 		['a null header', BODY, null, SECRET, 'missingSignature'],
 		['an empty header', BODY, '', SECRET, 'missingSignature'],
-		['a repeated header', BODY, [`sha256=${hex(BODY)}`, `sha256=${hex(BODY)}`], SECRET, 'malformedSignature'],
+		[
+			'a repeated header',
+			BODY,
+			[`sha256=${hex(BODY)}`, `sha256=${hex(BODY)}`],
+			SECRET,
+			'malformedSignature',
+		],
 		['upper-case hex', BODY, `sha256=${hex(BODY).toUpperCase()}`, SECRET, 'malformedSignature'],
 		['another prefix', BODY, `sha1=${hex(BODY)}`, SECRET, 'malformedSignature'],
 		['a missing prefix', BODY, hex(BODY), SECRET, 'malformedSignature'],

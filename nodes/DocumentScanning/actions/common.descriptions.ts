@@ -66,7 +66,11 @@ export const waitOptions: INodeProperties[] = [
 		displayName: 'First Poll Interval (Seconds)',
 		name: 'pollInterval',
 		type: 'number',
-		typeOptions: { minValue: MIN_POLL_INTERVAL_S, maxValue: MAX_POLL_INTERVAL_S, numberPrecision: 2 },
+		typeOptions: {
+			minValue: MIN_POLL_INTERVAL_S,
+			maxValue: MAX_POLL_INTERVAL_S,
+			numberPrecision: 2,
+		},
 		default: DEFAULT_POLL_INTERVAL_S,
 		description:
 			'How long after the upload (or the first read) the scan is read again the first time, and the shortest gap between two reads. Later gaps grow with the time waited (15% of it), up to the max poll interval. All scans of one execution are followed together. Kept between 0.2 and 3600 seconds.',
@@ -76,7 +80,11 @@ export const waitOptions: INodeProperties[] = [
 		displayName: 'Max Poll Interval (Seconds)',
 		name: 'maxPollInterval',
 		type: 'number',
-		typeOptions: { minValue: MIN_POLL_INTERVAL_S, maxValue: MAX_POLL_INTERVAL_S, numberPrecision: 2 },
+		typeOptions: {
+			minValue: MIN_POLL_INTERVAL_S,
+			maxValue: MAX_POLL_INTERVAL_S,
+			numberPrecision: 2,
+		},
 		default: DEFAULT_MAX_POLL_INTERVAL_S,
 		description: 'Longest gap between two reads of the scan. Kept between 0.2 and 3600 seconds.',
 		displayOptions: { show: { '/waitForCompletion': [true] } },
@@ -136,7 +144,10 @@ export function templateLocator(overrides: Partial<INodeProperties> = {}): INode
 				validation: [
 					{
 						type: 'regex',
-						properties: { regex: '^\\s*[1-9][0-9]*\\s*$', errorMessage: 'Enter a template ID: digits only, e.g. 12' },
+						properties: {
+							regex: '^\\s*[1-9][0-9]*\\s*$',
+							errorMessage: 'Enter a template ID: digits only, e.g. 12',
+						},
 					},
 				],
 			},

@@ -17,7 +17,11 @@ export interface PhasedOperation {
 	 * After the local checks, before the first request: may hold items back (their errors, by
 	 * item) or fail the whole batch by throwing.
 	 */
-	beforeRequests?: (this: IExecuteFunctions, ready: number[], scope: ExecutionScope) => Promise<Map<number, Error>>;
+	beforeRequests?: (
+		this: IExecuteFunctions,
+		ready: number[],
+		scope: ExecutionScope,
+	) => Promise<Map<number, Error>>;
 	/** Turns the error that stops phase 2 (without Continue On Fail) into the node's error. */
 	onStop?: (this: IExecuteFunctions, error: unknown, scope: ExecutionScope) => Promise<unknown>;
 }
@@ -66,7 +70,8 @@ export async function runPhases(
 		}
 
 		// Limits known before the first request (held items fail here, in item order).
-		const held = (await operation.beforeRequests?.call(this, ready, scope)) ?? new Map<number, Error>();
+		const held =
+			(await operation.beforeRequests?.call(this, ready, scope)) ?? new Map<number, Error>();
 		for (const [itemIndex, error] of held) fail(error, itemIndex);
 		const send = ready.filter((itemIndex) => !held.has(itemIndex));
 

@@ -44,7 +44,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 	const concurrency = Math.min(
 		MAX_CONCURRENCY,
-		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) || DEFAULT_CONCURRENCY,
+		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) ||
+			DEFAULT_CONCURRENCY,
 	);
 	return [await runPhases.call(this, items.length, handler, concurrency)];
 }

@@ -13,12 +13,21 @@ type FileKind = 'pdf' | 'jpeg' | 'png';
 
 const KINDS: Record<FileKind, { label: string; extensions: string[]; mimeTypes: string[] }> = {
 	pdf: { label: 'PDF', extensions: ['pdf'], mimeTypes: ['application/pdf', 'application/x-pdf'] },
-	jpeg: { label: 'JPEG', extensions: ['jpg', 'jpeg'], mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'] },
+	jpeg: {
+		label: 'JPEG',
+		extensions: ['jpg', 'jpeg'],
+		mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
+	},
 	png: { label: 'PNG', extensions: ['png'], mimeTypes: ['image/png', 'image/x-png'] },
 };
 
 /** MIME types that say nothing about the content; the file name and the bytes decide then. */
-const GENERIC_MIME_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/binary']);
+const GENERIC_MIME_TYPES = new Set([
+	'',
+	'application/octet-stream',
+	'binary/octet-stream',
+	'application/binary',
+]);
 
 const ACCEPTED = 'PDF, JPG, JPEG or PNG';
 
@@ -44,9 +53,23 @@ interface Content {
 }
 
 function kindFromMagic(head: Uint8Array): FileKind | undefined {
-	if (head.length >= 4 && head[0] === 0x25 && head[1] === 0x50 && head[2] === 0x44 && head[3] === 0x46) return 'pdf';
+	if (
+		head.length >= 4 &&
+		head[0] === 0x25 &&
+		head[1] === 0x50 &&
+		head[2] === 0x44 &&
+		head[3] === 0x46
+	)
+		return 'pdf';
 	if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-	if (head.length >= 4 && head[0] === 0x89 && head[1] === 0x50 && head[2] === 0x4e && head[3] === 0x47) return 'png';
+	if (
+		head.length >= 4 &&
+		head[0] === 0x89 &&
+		head[1] === 0x50 &&
+		head[2] === 0x4e &&
+		head[3] === 0x47
+	)
+		return 'png';
 	return undefined;
 }
 
@@ -56,7 +79,9 @@ function extensionOf(fileName: string): string {
 }
 
 function kindFromExtension(extension: string): FileKind | undefined {
-	return (Object.keys(KINDS) as FileKind[]).find((kind) => KINDS[kind].extensions.includes(extension));
+	return (Object.keys(KINDS) as FileKind[]).find((kind) =>
+		KINDS[kind].extensions.includes(extension),
+	);
 }
 
 function kindFromMime(mimeType: string): FileKind | 'generic' | undefined {
@@ -91,7 +116,12 @@ export async function readUploadFile(
 	itemIndex: number,
 	propertyName: string,
 ): Promise<UploadFile> {
-	const { content, fileName, mimeType } = await readCheckedFile.call(this, itemIndex, propertyName, true);
+	const { content, fileName, mimeType } = await readCheckedFile.call(
+		this,
+		itemIndex,
+		propertyName,
+		true,
+	);
 	const digest = content.digest as StreamDigest;
 	return { fileName, size: digest.size, mimeType, sha256: digest.sha256, open: content.open };
 }
@@ -100,7 +130,11 @@ export async function readUploadFile(
  * The local checks of `readUploadFile` alone: a stored file is checked from its metadata and
  * its first bytes; no upload copy of the bytes, no digest.
  */
-export async function checkUploadFile(this: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<void> {
+export async function checkUploadFile(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+): Promise<void> {
 	await readCheckedFile.call(this, itemIndex, propertyName, false);
 }
 
@@ -119,7 +153,8 @@ async function readContent(
 	if (binary.id) {
 		const id = binary.id;
 		const open = async () => await this.helpers.getBinaryStream(id);
-		if (!full && knownSize !== undefined) return { head: await headOfStream(await open()), size: knownSize, open };
+		if (!full && knownSize !== undefined)
+			return { head: await headOfStream(await open()), size: knownSize, open };
 		const digest = await digestStream(await open());
 		return { head: digest.head, size: digest.size, digest, open };
 	}
@@ -195,7 +230,10 @@ async function readCheckedFile(
 			'The service refuses files over 20 MB. Reduce the resolution or split the document before uploading.',
 		);
 	const empty = () =>
-		fail(`${subject} is empty (0 bytes)`, 'The file has no content. Check the node that produced it.');
+		fail(
+			`${subject} is empty (0 bytes)`,
+			'The file has no content. Check the node that produced it.',
+		);
 
 	// Size before reading: metadata of stored binary data, or the length of inline base64.
 	let knownSize: number | undefined;

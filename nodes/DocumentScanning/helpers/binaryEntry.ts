@@ -27,7 +27,8 @@ export function binaryEntryProblem(entry: unknown): string | undefined {
 	}
 	if (typeof record.id === 'string' && record.id !== '') return undefined;
 	if (record.data === undefined) return 'its "data" is missing';
-	if (typeof record.data !== 'string') return `its "data" is ${describeValue(record.data)}, not base64 text`;
+	if (typeof record.data !== 'string')
+		return `its "data" is ${describeValue(record.data)}, not base64 text`;
 	return undefined;
 }
 

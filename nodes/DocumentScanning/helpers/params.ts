@@ -13,9 +13,11 @@ export function positiveId(
 	fieldLabel: string,
 ): number {
 	const value = isLocatorValue(raw) ? raw.value : raw;
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const text =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (/^[1-9][0-9]*$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
-	const shown = value === undefined || value === null || text === '' ? 'nothing' : `"${String(value)}"`;
+	const shown =
+		value === undefined || value === null || text === '' ? 'nothing' : `"${String(value)}"`;
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`Item ${itemIndex}: the field "${fieldLabel}" must be a positive whole number, got ${shown}`,
@@ -29,4 +31,3 @@ export function positiveId(
 function isLocatorValue(value: unknown): value is { value: unknown } & IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value;
 }
-

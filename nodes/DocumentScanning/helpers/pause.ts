@@ -51,7 +51,11 @@ export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
  * Waits `ms`, but no later than `deadline` and not past a cancel; true when the whole
  * pause was waited (so the request may be repeated), false when it was cut short.
  */
-export async function pauseWithin(ms: number, deadline: number | undefined, signal?: AbortSignal): Promise<boolean> {
+export async function pauseWithin(
+	ms: number,
+	deadline: number | undefined,
+	signal?: AbortSignal,
+): Promise<boolean> {
 	if (signal?.aborted) return false;
 	if (ms <= 0) return true;
 	const left = deadline === undefined ? ms : Math.min(ms, deadline - Date.now());

@@ -82,13 +82,19 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 	}
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
 	// An upload the node did not send (a limit): why, and from when a retry can succeed.
-	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.notUploaded === true) {
+	if (
+		(error instanceof NodeApiError || error instanceof NodeOperationError) &&
+		error.context.notUploaded === true
+	) {
 		json.notUploaded = true;
 		json.reason = error.context.reason as string;
 		json.retryAfter = (error.context.retryAfter as string | null) ?? null;
 	}
 	// A scan that failed or did not finish in time: keep its ID so the workflow can follow it up.
-	if ((error instanceof NodeApiError || error instanceof NodeOperationError) && error.context.scanId !== undefined) {
+	if (
+		(error instanceof NodeApiError || error instanceof NodeOperationError) &&
+		error.context.scanId !== undefined
+	) {
 		json.scan_id = error.context.scanId as number;
 		if (error.context.scanStatus !== undefined) json.status = error.context.scanStatus as string;
 	}

@@ -23,14 +23,19 @@ export function failedScanError(
 	scan: IDataObject,
 	itemIndex: number,
 ): NodeOperationError {
-	const reason = typeof scan.error_message === 'string' && scan.error_message.trim() !== ''
-		? scan.error_message.trim()
-		: 'the service gave no reason';
-	const error = new NodeOperationError(ctx.getNode(), `Item ${itemIndex}: scan ${scanId} failed: ${reason}`, {
-		itemIndex,
-		description:
-			'The service could not process the document, and the scan credit was returned. Check that the file is readable and matches the template, then upload it again.',
-	});
+	const reason =
+		typeof scan.error_message === 'string' && scan.error_message.trim() !== ''
+			? scan.error_message.trim()
+			: 'the service gave no reason';
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`Item ${itemIndex}: scan ${scanId} failed: ${reason}`,
+		{
+			itemIndex,
+			description:
+				'The service could not process the document, and the scan credit was returned. Check that the file is readable and matches the template, then upload it again.',
+		},
+	);
 	error.context.scanId = scanId;
 	error.context.scanStatus = 'failed';
 	return error;

@@ -16,7 +16,9 @@ export async function searchTemplates(
 			}`,
 			value: String(template.id),
 		}))
-		.filter((entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle)
+		.filter(
+			(entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle,
+		)
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };
 }

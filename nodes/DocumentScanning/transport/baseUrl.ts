@@ -76,7 +76,9 @@ export function isApiErrorBody(body: unknown): boolean {
 	const record = value as IDataObject;
 	if (typeof record.error === 'string') return true;
 	const inner = record.data;
-	return typeof inner === 'object' && inner !== null && typeof (inner as IDataObject).error === 'string';
+	return (
+		typeof inner === 'object' && inner !== null && typeof (inner as IDataObject).error === 'string'
+	);
 }
 
 /** Wording of a 404 whose body is not the API's JSON: the request never reached the API. */

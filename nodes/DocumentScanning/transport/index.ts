@@ -35,7 +35,8 @@ export const CREDENTIAL_TYPE = 'documentScanningApi';
 /** Page size of GET /scans (spec: 25 entries per page). */
 export const PAGE_SIZE = 25;
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
+export type ApiContext =
+	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -105,7 +106,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		let response: ApiResponse;
 		try {
 			if (request.deadline !== undefined) {
-				options.timeout = Math.max(1, Math.min(request.timeout ?? DEFAULT_TIMEOUT_MS, request.deadline - Date.now()));
+				options.timeout = Math.max(
+					1,
+					Math.min(request.timeout ?? DEFAULT_TIMEOUT_MS, request.deadline - Date.now()),
+				);
 			}
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,
@@ -240,7 +244,10 @@ export async function apiRequestAllItems(
 }
 
 /** Reads a list endpoint without pagination (templates, webhooks, logs). */
-export async function apiRequestList(this: ApiContext, request: ApiRequest): Promise<IDataObject[]> {
+export async function apiRequestList(
+	this: ApiContext,
+	request: ApiRequest,
+): Promise<IDataObject[]> {
 	const response = await apiRequestFull.call(this, request);
 	return unwrapList(response.body).items;
 }
@@ -343,7 +350,9 @@ function describeFields(errors: unknown): string[] {
 	}
 	if (isPlainObject(errors)) {
 		return Object.entries(errors).map(([field, messages]) => {
-			const text = Array.isArray(messages) ? messages.map(String).join(' ') : String(messages ?? '');
+			const text = Array.isArray(messages)
+				? messages.map(String).join(' ')
+				: String(messages ?? '');
 			return `${field}: ${text}`.trim();
 		});
 	}
@@ -354,7 +363,9 @@ function describeFields(errors: unknown): string[] {
 export function fieldNames(errors: unknown): string[] {
 	if (Array.isArray(errors)) {
 		return errors
-			.map((entry) => (isPlainObject(entry) ? (entry.field ?? entry.name ?? entry.path) : undefined))
+			.map((entry) =>
+				isPlainObject(entry) ? (entry.field ?? entry.name ?? entry.path) : undefined,
+			)
 			.filter((field): field is string => typeof field === 'string');
 	}
 	if (isPlainObject(errors)) return Object.keys(errors);
@@ -370,7 +381,12 @@ interface ErrorWording {
 	description: string;
 }
 
-function wordingFor(status: number, body: IDataObject, headers: IDataObject, apiBody: boolean): ErrorWording {
+function wordingFor(
+	status: number,
+	body: IDataObject,
+	headers: IDataObject,
+	apiBody: boolean,
+): ErrorWording {
 	const serverMessage = String(body.message ?? body.error ?? '').trim();
 	switch (status) {
 		case 400:
@@ -414,7 +430,9 @@ function wordingFor(status: number, body: IDataObject, headers: IDataObject, api
 			const names = fieldNames(body.errors);
 			return {
 				message: `The API rejected the request: invalid ${names.length ? names.join(', ') : 'parameters'}`,
-				description: [serverMessage, ...fields].filter(Boolean).join('\n') || 'Check the parameters of the node.',
+				description:
+					[serverMessage, ...fields].filter(Boolean).join('\n') ||
+					'Check the parameters of the node.',
 			};
 		}
 		case 429: {
@@ -470,10 +488,16 @@ function unwrapErrorBody(body: unknown): IDataObject {
 	return isPlainObject(record) ? record : {};
 }
 
-function networkError(ctx: ApiContext, error: unknown, baseURL: string, request: ApiRequest): NodeApiError {
+function networkError(
+	ctx: ApiContext,
+	error: unknown,
+	baseURL: string,
+	request: ApiRequest,
+): NodeApiError {
 	const code = errorCode(error);
 	const host = safeHost(baseURL);
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(errorText(error));
+	const timedOut =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(errorText(error));
 	const message = timedOut
 		? `The Document Scanning API at ${host} did not answer in time${forItem(request.itemIndex)}`
 		: `Could not reach the Document Scanning API at ${host}${forItem(request.itemIndex)}`;

@@ -55,7 +55,11 @@ export interface ListingReadOptions {
 	tooManyPages: () => Error;
 	restless: () => Error;
 	/** Runs `task(0..count-1)` at most `width` at a time; results in index order. */
-	inParallel: <T>(count: number, width: number, task: (index: number) => Promise<T>) => Promise<T[]>;
+	inParallel: <T>(
+		count: number,
+		width: number,
+		task: (index: number) => Promise<T>,
+	) => Promise<T[]>;
 }
 
 export interface ListingResult {
@@ -100,7 +104,8 @@ export function pageCountOf(page: ListingPage, pageSize: number): number | undef
 	if (last !== undefined) return last;
 	const total = Number(meta.total);
 	const perPage = positive(meta.per_page) ?? pageSize;
-	if (meta.total !== null && meta.total !== '' && Number.isFinite(total) && total >= 0) return Math.max(1, Math.ceil(total / perPage));
+	if (meta.total !== null && meta.total !== '' && Number.isFinite(total) && total >= 0)
+		return Math.max(1, Math.ceil(total / perPage));
 	return undefined;
 }
 
@@ -113,7 +118,13 @@ export function saysLastPage(page: ListingPage, pageNumber: number, pageSize: nu
 		if (Number.isFinite(last) && current >= last) return true;
 		const total = Number(meta.total);
 		const perPage = Number(meta.per_page ?? pageSize);
-		if (meta.total !== null && Number.isFinite(total) && Number.isFinite(perPage) && current * perPage >= total) return true;
+		if (
+			meta.total !== null &&
+			Number.isFinite(total) &&
+			Number.isFinite(perPage) &&
+			current * perPage >= total
+		)
+			return true;
 	}
 	if (links && 'next' in links && !links.next) return true;
 	return false;
@@ -121,12 +132,18 @@ export function saysLastPage(page: ListingPage, pageNumber: number, pageSize: nu
 
 /** The one rule for "the listing ends with this page": empty, short, or the page says so. */
 export function isEndPage(page: ListingPage, pageNumber: number, pageSize: number): boolean {
-	return page.items.length === 0 || page.items.length < pageSize || saysLastPage(page, pageNumber, pageSize);
+	return (
+		page.items.length === 0 ||
+		page.items.length < pageSize ||
+		saysLastPage(page, pageNumber, pageSize)
+	);
 }
 
 function totalOf(read: ListingPage): number | undefined {
 	const total = Number(read.meta?.total);
-	return read.meta?.total !== undefined && read.meta.total !== null && Number.isFinite(total) ? total : undefined;
+	return read.meta?.total !== undefined && read.meta.total !== null && Number.isFinite(total)
+		? total
+		: undefined;
 }
 
 function overlaps(a: ListingPage, b: ListingPage): boolean {
@@ -155,7 +172,9 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		const sent = ++clock;
 		requests++;
 		const page = await options.fetchPage(pageNumber);
-		const items = (Array.isArray(page.items) ? page.items : []).filter((item) => typeof item === 'object' && item !== null);
+		const items = (Array.isArray(page.items) ? page.items : []).filter(
+			(item) => typeof item === 'object' && item !== null,
+		);
 		return { ...page, items, pageNumber, sent, received: ++clock };
 	};
 
@@ -167,7 +186,10 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	const seen = new Set<number>(firstIds);
 	let unique = first.items.length - firstIds.length + seen.size;
 	const enough = () => options.limit !== undefined && unique >= options.limit;
-	const ends = (page: Read) => isEndPage(page, page.pageNumber, pageSize) || options.stopAfter?.(page.items) === true || enough();
+	const ends = (page: Read) =>
+		isEndPage(page, page.pageNumber, pageSize) ||
+		options.stopAfter?.(page.items) === true ||
+		enough();
 
 	/** A page all of whose records were seen: the server ignores `page`, or ≥ 25 records were added. */
 	const ignoresPage = async (page: Read): Promise<boolean> => {
@@ -180,7 +202,13 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	let capped = false;
 	const count = pageCountOf(first, pageSize);
 	// A listing already longer than the bound fails before reading it (unless a limit stops earlier).
-	if (!ended && count !== undefined && count > options.maxPages && options.atMaxPages === 'error' && options.limit === undefined) {
+	if (
+		!ended &&
+		count !== undefined &&
+		count > options.maxPages &&
+		options.atMaxPages === 'error' &&
+		options.limit === undefined
+	) {
 		throw options.tooManyPages();
 	}
 	let next = 2;
@@ -192,14 +220,26 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 			capped = true;
 			break;
 		}
-		let width = options.sequential ? 1 : count !== undefined && next <= count ? count - next + 1 : Math.min(ahead, options.lookahead);
+		let width = options.sequential
+			? 1
+			: count !== undefined && next <= count
+				? count - next + 1
+				: Math.min(ahead, options.lookahead);
 		if (count === undefined || next > count) ahead *= 2;
 		width = Math.min(width, options.maxPages - next + 1);
-		if (options.limit !== undefined) width = Math.min(width, Math.max(1, Math.ceil((options.limit - unique) / pageSize)));
-		const reads = await options.inParallel(width, options.concurrency, async (i) => await read(next + i));
+		if (options.limit !== undefined)
+			width = Math.min(width, Math.max(1, Math.ceil((options.limit - unique) / pageSize)));
+		const reads = await options.inParallel(
+			width,
+			options.concurrency,
+			async (i) => await read(next + i),
+		);
 		for (const page of reads) {
 			const ids = idsOf(page);
-			const repeat = page.items.length > 0 && ids.length === page.items.length && ids.every((id) => seen.has(id));
+			const repeat =
+				page.items.length > 0 &&
+				ids.length === page.items.length &&
+				ids.every((id) => seen.has(id));
 			if (repeat) {
 				if (await ignoresPage(page)) {
 					ended = true;
@@ -242,7 +282,8 @@ async function repairGaps(
 	if (open.length === 0) return repairs;
 
 	// Nothing added since page 1 was first read: no record moved, every read joins.
-	const proven = (i: number) => totalOf(chain[i]) !== undefined && totalOf(chain[i + 1]) !== undefined;
+	const proven = (i: number) =>
+		totalOf(chain[i]) !== undefined && totalOf(chain[i + 1]) !== undefined;
 	const check = await read(1);
 	const added = idsOf(check).some((id) => topId === undefined || id > topId);
 	if (!added) open = open.filter(proven);
@@ -264,7 +305,11 @@ async function repairGaps(
 	return repairs;
 }
 
-function merge(chain: Read[], repairs: Map<number, Read[]>, limit: number | undefined): IDataObject[] {
+function merge(
+	chain: Read[],
+	repairs: Map<number, Read[]>,
+	limit: number | undefined,
+): IDataObject[] {
 	const seen = new Set<number>();
 	const records: IDataObject[] = [];
 	const add = (page: ListingPage) => {

@@ -71,7 +71,11 @@ export async function readPages(
 	return result.records;
 }
 
-function tooManyPages(ctx: ApiContext, maxPages: number, options: PagingOptions): NodeOperationError {
+function tooManyPages(
+	ctx: ApiContext,
+	maxPages: number,
+	options: PagingOptions,
+): NodeOperationError {
 	const { itemIndex } = options;
 	return new NodeOperationError(
 		ctx.getNode(),

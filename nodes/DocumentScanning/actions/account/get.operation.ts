@@ -4,15 +4,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { apiRequest } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
 
-const properties: INodeProperties[] = [
-	optionsCollection(),
-];
+const properties: INodeProperties[] = [optionsCollection()];
 
 const displayOptions = { show: { resource: ['account'], operation: ['get'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const balance = await apiRequest.call(this, { method: 'GET', path: '/account', itemIndex });
 	return [{ json: balance, pairedItem: { item: itemIndex } }];
 }

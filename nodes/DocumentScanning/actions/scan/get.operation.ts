@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../../helpers/params';
@@ -40,7 +45,12 @@ export async function execute(
 	itemIndex: number,
 	scope: ExecutionScope,
 ): Promise<INodeExecutionData[] | Deferred> {
-	const scanId = positiveId(this, this.getNodeParameter('scanId', itemIndex, ''), itemIndex, 'Scan ID');
+	const scanId = positiveId(
+		this,
+		this.getNodeParameter('scanId', itemIndex, ''),
+		itemIndex,
+		'Scan ID',
+	);
 	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const mode = (options.output as ScanOutputMode) ?? 'raw';

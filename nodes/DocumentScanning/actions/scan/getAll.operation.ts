@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../../helpers/params';
@@ -53,9 +58,14 @@ const displayOptions = { show: { resource: ['scan'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? undefined : positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
+	const limit = returnAll
+		? undefined
+		: positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -64,7 +74,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const template = filters.templateId;
 	const templateValue =
 		typeof template === 'object' && template !== null ? (template as IDataObject).value : template;
-	if (templateValue !== undefined && templateValue !== null && String(templateValue).trim() !== '') {
+	if (
+		templateValue !== undefined &&
+		templateValue !== null &&
+		String(templateValue).trim() !== ''
+	) {
 		qs.template_id = positiveId(this, templateValue, itemIndex, 'Filters → Template');
 	}
 

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ScanOutputMode } from '../../helpers/scanOutput';
@@ -10,7 +15,12 @@ import { positiveId } from '../../helpers/params';
 import type { Deferred, ExecutionScope } from '../../helpers/utils';
 import { toItems } from '../../helpers/utils';
 import { failedScanError, FINAL_STATUSES, waitSettings } from '../../helpers/wait';
-import { optionsCollection, outputOption, templateLocator, waitOptions } from '../common.descriptions';
+import {
+	optionsCollection,
+	outputOption,
+	templateLocator,
+	waitOptions,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	templateLocator(),
@@ -50,7 +60,8 @@ const properties: INodeProperties[] = [
 				},
 			],
 			default: 'error',
-			description: 'What to do when the service says this file was already uploaded with this template',
+			description:
+				'What to do when the service says this file was already uploaded with this template',
 		},
 		{
 			displayName: 'Hourly Upload Limit',
@@ -74,7 +85,12 @@ const displayOptions = { show: { resource: ['scan'], operation: ['upload'] } };
 export const description = updateDisplayOptions(displayOptions, properties);
 
 function templateOf(ctx: IExecuteFunctions, itemIndex: number): number {
-	return positiveId(ctx, ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }), itemIndex, 'Template');
+	return positiveId(
+		ctx,
+		ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }),
+		itemIndex,
+		'Template',
+	);
 }
 
 function binaryPropertyOf(ctx: IExecuteFunctions, itemIndex: number): string {
@@ -98,13 +114,20 @@ export async function beforeRequests(
 	scope: ExecutionScope,
 ): Promise<Map<number, Error>> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const hourlyLimit = Math.max(1, Math.floor(Number(options.hourlyLimit ?? SERVICE_HOURLY_LIMIT)) || SERVICE_HOURLY_LIMIT);
+	const hourlyLimit = Math.max(
+		1,
+		Math.floor(Number(options.hourlyLimit ?? SERVICE_HOURLY_LIMIT)) || SERVICE_HOURLY_LIMIT,
+	);
 	scope.uploadGate = await checkBudget.call(this, ready, hourlyLimit);
 	return new Map();
 }
 
 /** A limit hit during the uploads: the node's error names the scans the execution got. */
-export async function onStop(this: IExecuteFunctions, error: unknown, scope: ExecutionScope): Promise<unknown> {
+export async function onStop(
+	this: IExecuteFunctions,
+	error: unknown,
+	scope: ExecutionScope,
+): Promise<unknown> {
 	return (await scope.uploadGate?.stopError(this, error)) ?? error;
 }
 
@@ -151,7 +174,9 @@ export async function execute(
 		templateId: Number(scan.template_id ?? templateId),
 		initial: scan,
 	});
-	return { later: later.then((final) => toItems(shapeScan(final, outputMode(options)), itemIndex)) };
+	return {
+		later: later.then((final) => toItems(shapeScan(final, outputMode(options)), itemIndex)),
+	};
 }
 
 function outputMode(options: IDataObject): ScanOutputMode {

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../../helpers/params';
@@ -6,20 +11,25 @@ import { toItems } from '../../helpers/utils';
 import { apiRequestList } from '../../transport';
 import { limitProperty, optionsCollection, returnAllProperty } from '../common.descriptions';
 
-const properties: INodeProperties[] = [
-	returnAllProperty,
-	limitProperty,
-	optionsCollection(),
-];
+const properties: INodeProperties[] = [returnAllProperty, limitProperty, optionsCollection()];
 
 const displayOptions = { show: { resource: ['template'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? undefined : positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
+	const limit = returnAll
+		? undefined
+		: positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
 	// GET /templates is one list of the account's active templates (no pagination in the spec).
-	const templates: IDataObject[] = await apiRequestList.call(this, { method: 'GET', path: '/templates', itemIndex });
+	const templates: IDataObject[] = await apiRequestList.call(this, {
+		method: 'GET',
+		path: '/templates',
+		itemIndex,
+	});
 	return toItems(limit === undefined ? templates : templates.slice(0, limit), itemIndex);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { toItems } from '../../helpers/utils';
@@ -51,7 +56,10 @@ function toEventList(raw: unknown): string[] {
  * signing `secret`: the service shows it only in this answer, and the receiver needs it to
  * verify deliveries, so the user must be able to store it.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const name = String(this.getNodeParameter('name', itemIndex, '')).trim();
 	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
 	const events = toEventList(this.getNodeParameter('events', itemIndex, []));
@@ -59,10 +67,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 
 	const missing = !name ? 'Name' : !url ? 'URL' : events.length === 0 ? 'Events' : undefined;
 	if (missing) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: the field "${missing}" is empty`, {
-			itemIndex,
-			description: 'Name, URL and at least one event are required to create a webhook. No request was sent.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex}: the field "${missing}" is empty`,
+			{
+				itemIndex,
+				description:
+					'Name, URL and at least one event are required to create a webhook. No request was sent.',
+			},
+		);
 	}
 	const unknown = events.filter((event) => !known.includes(event));
 	if (unknown.length > 0) {
@@ -74,6 +87,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 
 	const body: IDataObject = { name, url, events };
-	const webhook = await apiRequest.call(this, { method: 'POST', path: '/webhooks', body, itemIndex });
+	const webhook = await apiRequest.call(this, {
+		method: 'POST',
+		path: '/webhooks',
+		body,
+		itemIndex,
+	});
 	return toItems([webhook], itemIndex);
 }

@@ -7,17 +7,22 @@ import { apiRequest } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
 import { webhookIdProperty } from './shared';
 
-const properties: INodeProperties[] = [
-	webhookIdProperty,
-	optionsCollection(),
-];
+const properties: INodeProperties[] = [webhookIdProperty, optionsCollection()];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const webhookId = positiveId(this, this.getNodeParameter('webhookId', itemIndex, ''), itemIndex, 'Webhook ID');
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const webhookId = positiveId(
+		this,
+		this.getNodeParameter('webhookId', itemIndex, ''),
+		itemIndex,
+		'Webhook ID',
+	);
 	// The answer's shape is not specified (it may be empty, e.g. 204): the output is fixed.
 	await apiRequest.call(this, { method: 'DELETE', path: `/webhooks/${webhookId}`, itemIndex });
 	return toItems([{ deleted: true, id: webhookId }], itemIndex);

@@ -5,15 +5,16 @@ import { toItems } from '../../helpers/utils';
 import { apiRequestList } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
 
-const properties: INodeProperties[] = [
-	optionsCollection(),
-];
+const properties: INodeProperties[] = [optionsCollection()];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const webhooks = await apiRequestList.call(this, { method: 'GET', path: '/webhooks', itemIndex });
 	return toItems(webhooks, itemIndex);
 }

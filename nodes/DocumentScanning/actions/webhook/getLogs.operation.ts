@@ -7,17 +7,26 @@ import { apiRequestList } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
 import { webhookIdProperty } from './shared';
 
-const properties: INodeProperties[] = [
-	webhookIdProperty,
-	optionsCollection(),
-];
+const properties: INodeProperties[] = [webhookIdProperty, optionsCollection()];
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['getLogs'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const webhookId = positiveId(this, this.getNodeParameter('webhookId', itemIndex, ''), itemIndex, 'Webhook ID');
-	const logs = await apiRequestList.call(this, { method: 'GET', path: `/webhooks/${webhookId}/logs`, itemIndex });
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const webhookId = positiveId(
+		this,
+		this.getNodeParameter('webhookId', itemIndex, ''),
+		itemIndex,
+		'Webhook ID',
+	);
+	const logs = await apiRequestList.call(this, {
+		method: 'GET',
+		path: `/webhooks/${webhookId}/logs`,
+		itemIndex,
+	});
 	return toItems(logs, itemIndex);
 }

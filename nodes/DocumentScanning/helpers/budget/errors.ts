@@ -32,7 +32,11 @@ function shortage(plan: Plan, hourlyLimit: number): string[] {
 }
 
 /** Without Continue On Fail: the batch cannot go through whole, and nothing was sent. */
-export function batchTooLargeError(node: INode, plan: Plan, hourlyLimit: number): NodeOperationError {
+export function batchTooLargeError(
+	node: INode,
+	plan: Plan,
+	hourlyLimit: number,
+): NodeOperationError {
 	const creditShort = plan.credits !== undefined && plan.credits < plan.documents;
 	const later = creditShort
 		? 'Top up the account in the application, or upload fewer documents.'
@@ -61,13 +65,21 @@ const REASON_TEXT: Record<HoldReason, string> = {
 };
 
 /** With Continue On Fail: one document the pre-check held back. */
-export function heldBackError(node: INode, itemIndex: number, plan: Plan, hold: Hold, hourlyLimit: number): NodeOperationError {
+export function heldBackError(
+	node: INode,
+	itemIndex: number,
+	plan: Plan,
+	hold: Hold,
+	hourlyLimit: number,
+): NodeOperationError {
 	const left =
 		hold.reason === 'credit'
 			? `the account has ${plural(plan.credits ?? 0, 'scan credit')} left`
 			: `${plural(plan.slotsLeft, 'upload')} of the ${hourlyLimit} per rolling hour ${plan.slotsLeft === 1 ? 'was' : 'were'} left`;
 	const when =
-		hold.retryAfter === undefined ? 'Retry after topping up the account.' : `A retry can succeed from ${iso(hold.retryAfter)} (service time).`;
+		hold.retryAfter === undefined
+			? 'Retry after topping up the account.'
+			: `A retry can succeed from ${iso(hold.retryAfter)} (service time).`;
 	return notUploaded(
 		node,
 		itemIndex,
@@ -78,7 +90,12 @@ export function heldBackError(node: INode, itemIndex: number, plan: Plan, hold: 
 }
 
 /** With Continue On Fail: one document not sent because an upload of this execution hit a limit. */
-export function stoppedError(node: INode, itemIndex: number, hold: Hold, status: number): NodeOperationError {
+export function stoppedError(
+	node: INode,
+	itemIndex: number,
+	hold: Hold,
+	status: number,
+): NodeOperationError {
 	const when =
 		hold.retryAfter === undefined
 			? hold.reason === 'credit'
@@ -94,9 +111,19 @@ export function stoppedError(node: INode, itemIndex: number, hold: Hold, status:
 	);
 }
 
-function notUploaded(node: INode, itemIndex: number, hold: Hold, message: string, description: string): NodeOperationError {
+function notUploaded(
+	node: INode,
+	itemIndex: number,
+	hold: Hold,
+	message: string,
+	description: string,
+): NodeOperationError {
 	const error = new NodeOperationError(node, message, { itemIndex, description });
-	Object.assign(error.context, { notUploaded: true, reason: hold.reason, retryAfter: iso(hold.retryAfter) });
+	Object.assign(error.context, {
+		notUploaded: true,
+		reason: hold.reason,
+		retryAfter: iso(hold.retryAfter),
+	});
 	return error;
 }
 
@@ -109,7 +136,9 @@ export function limitHitError(
 	status: number,
 	created: CreatedScan[],
 ): NodeOperationError {
-	const list = created.map((scan) => `"${scan.fileName}" → scan ${String(scan.scanId)} (item ${scan.itemIndex})`);
+	const list = created.map(
+		(scan) => `"${scan.fileName}" → scan ${String(scan.scanId)} (item ${scan.itemIndex})`,
+	);
 	const when =
 		hold.retryAfter === undefined
 			? hold.reason === 'credit'
@@ -124,14 +153,19 @@ export function limitHitError(
 		`Item ${itemIndex}: the service refused the upload (HTTP ${status}: ${cause.message.replace(/ \(item \d+\)$/, '')}) after this execution got ${plural(created.length, 'scan')}; no further upload was sent`,
 		{
 			itemIndex,
-			description: `Another client of the account probably used the ${hold.reason === 'credit' ? 'remaining credit' : 'remaining hourly uploads'} after the node's check. ${scans} ${when}`.trim(),
+			description:
+				`Another client of the account probably used the ${hold.reason === 'credit' ? 'remaining credit' : 'remaining hourly uploads'} after the node's check. ${scans} ${when}`.trim(),
 		},
 	);
 	Object.assign(error.context, {
 		notUploaded: true,
 		reason: hold.reason,
 		retryAfter: iso(hold.retryAfter),
-		createdScans: created.map((scan) => ({ itemIndex: scan.itemIndex, fileName: scan.fileName, scanId: scan.scanId as number })),
+		createdScans: created.map((scan) => ({
+			itemIndex: scan.itemIndex,
+			fileName: scan.fileName,
+			scanId: scan.scanId as number,
+		})),
 	});
 	return error;
 }

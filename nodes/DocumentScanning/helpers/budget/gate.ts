@@ -62,7 +62,11 @@ export class UploadGate {
 	}
 
 	/** After an item's upload (entered): the scan it got, or its failure. */
-	settle(itemIndex: number, fileName: string, outcome: { scan: IDataObject } | { error: unknown; sent: boolean }): void {
+	settle(
+		itemIndex: number,
+		fileName: string,
+		outcome: { scan: IDataObject } | { error: unknown; sent: boolean },
+	): void {
 		if ('scan' in outcome) {
 			this.created.push({ itemIndex, fileName, scanId: outcome.scan.id });
 			this.tokens?.release(createdSince(outcome.scan, this.plan?.serverNow ?? 0));
@@ -85,13 +89,23 @@ export class UploadGate {
 				status,
 				cause: error as Error,
 				itemIndex,
-				hold: status === 402 ? Promise.resolve({ reason: 'credit', retryAfter: undefined }) : this.nextSlot(ctx),
+				hold:
+					status === 402
+						? Promise.resolve({ reason: 'credit', retryAfter: undefined })
+						: this.nextSlot(ctx),
 			};
 		}
 		// This item was sent and refused (no credit used): its own error, marked "not uploaded".
-		if (ctx.continueOnFail() && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
+		if (
+			ctx.continueOnFail() &&
+			(error instanceof NodeApiError || error instanceof NodeOperationError)
+		) {
 			const hold = await this.closed.hold;
-			Object.assign(error.context, { notUploaded: true, reason: hold.reason, retryAfter: iso(hold.retryAfter) });
+			Object.assign(error.context, {
+				notUploaded: true,
+				reason: hold.reason,
+				retryAfter: iso(hold.retryAfter),
+			});
 		}
 		return error;
 	}
@@ -110,7 +124,8 @@ export class UploadGate {
 		try {
 			const window = await readHourWindow.call(ctx, this.hourlyLimit);
 			const index = Math.max(0, window.times.length - this.hourlyLimit);
-			const at = index < window.times.length ? window.times[index] + HOUR_MS : window.serverNow + HOUR_MS;
+			const at =
+				index < window.times.length ? window.times[index] + HOUR_MS : window.serverNow + HOUR_MS;
 			return { reason: 'hourlyLimit', retryAfter: at };
 		} catch {
 			return { reason: 'hourlyLimit', retryAfter: undefined };

@@ -30,7 +30,8 @@ export async function checkBudget(
 ): Promise<UploadGate> {
 	// One document needs no check (a refused upload uses no credit, and its error says why),
 	// unless the node keeps to a lower hourly limit than the service's.
-	if (ready.length === 0 || (ready.length === 1 && hourlyLimit >= SERVICE_HOURLY_LIMIT)) return new UploadGate(hourlyLimit);
+	if (ready.length === 0 || (ready.length === 1 && hourlyLimit >= SERVICE_HOURLY_LIMIT))
+		return new UploadGate(hourlyLimit);
 	const [balance, window] = await Promise.all([
 		apiRequest.call(this, { method: 'GET', path: '/account' }),
 		readHourWindow.call(this, hourlyLimit),
@@ -38,7 +39,8 @@ export async function checkBudget(
 	const remaining = Number(balance.remaining_scans);
 	const plan = planBudget(
 		{
-			credits: balance.remaining_scans !== null && Number.isFinite(remaining) ? remaining : undefined,
+			credits:
+				balance.remaining_scans !== null && Number.isFinite(remaining) ? remaining : undefined,
 			hourlyLimit,
 			serverNow: window.serverNow,
 			times: window.times,

@@ -61,7 +61,8 @@ export function planBudget(limits: Limits, documents: number): Plan {
 		allFitAt: freeAt(Math.max(0, documents - slotsLeft - 1)),
 		holdOf(position) {
 			if (position < fits) return undefined;
-			if (credits !== undefined && position >= credits) return { reason: 'credit', retryAfter: undefined };
+			if (credits !== undefined && position >= credits)
+				return { reason: 'credit', retryAfter: undefined };
 			return { reason: 'hourlyLimit', retryAfter: freeAt(position - slotsLeft) };
 		},
 	};

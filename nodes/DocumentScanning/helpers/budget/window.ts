@@ -29,7 +29,10 @@ export function serverTimeOf(headers: IDataObject | undefined): number | undefin
  * A scan without a readable `created_at` counts as created now (it may be recent, and the
  * node must not overestimate what is left). Returns whether every scan of the page is older.
  */
-export function inWindow(scans: IDataObject[], serverNow: number): { times: number[]; allOlder: boolean } {
+export function inWindow(
+	scans: IDataObject[],
+	serverNow: number,
+): { times: number[]; allOlder: boolean } {
 	const cutoff = serverNow - HOUR_MS;
 	const times: number[] = [];
 	let allOlder = scans.length > 0;
@@ -67,7 +70,11 @@ export async function readHourWindow(this: ApiContext, hourlyLimit: number): Pro
 				},
 			);
 		}
-		const response = await apiRequestFull.call(this, { method: 'GET', path: '/scans', qs: { page: pageNumber } });
+		const response = await apiRequestFull.call(this, {
+			method: 'GET',
+			path: '/scans',
+			qs: { page: pageNumber },
+		});
 		if (pageNumber === 1) serverNow = serverTimeOf(response.headers) ?? serverNow;
 		const page = unwrapList(response.body);
 		const fresh = page.items.filter((scan) => {
@@ -78,7 +85,12 @@ export async function readHourWindow(this: ApiContext, hourlyLimit: number): Pro
 		const found = inWindow(fresh, serverNow);
 		times.push(...found.times);
 		const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
-		if (found.allOlder || fresh.length === 0 || page.items.length < pageSize || isLastPage(page, pageNumber)) {
+		if (
+			found.allOlder ||
+			fresh.length === 0 ||
+			page.items.length < pageSize ||
+			isLastPage(page, pageNumber)
+		) {
 			return { serverNow, times: times.sort((a, b) => a - b), pages: pageNumber };
 		}
 	}

@@ -124,7 +124,14 @@ export class ScanPoller {
 			if (cancelled || entry.deadline <= now) {
 				this.entries.delete(entry);
 				entry.reject(
-					timeoutError(this.ctx, entry.scanId, entry.last, entry.itemIndex, entry.settings.timeoutMs, cancelled),
+					timeoutError(
+						this.ctx,
+						entry.scanId,
+						entry.last,
+						entry.itemIndex,
+						entry.settings.timeoutMs,
+						cancelled,
+					),
 				);
 			}
 		}
@@ -176,7 +183,12 @@ export class ScanPoller {
 			const deadline = Math.max(...group.map((entry) => entry.deadline));
 			let seen: Map<number, IDataObject>;
 			try {
-				seen = await readStatuses.call(this.ctx, templateId, new Set(group.map((e) => e.scanId)), deadline);
+				seen = await readStatuses.call(
+					this.ctx,
+					templateId,
+					new Set(group.map((e) => e.scanId)),
+					deadline,
+				);
 			} catch {
 				seen = new Map();
 			}
@@ -224,7 +236,8 @@ export class ScanPoller {
 			return;
 		}
 		this.entries.delete(entry);
-		if (scan.status === 'failed') entry.reject(failedScanError(this.ctx, entry.scanId, scan, entry.itemIndex));
+		if (scan.status === 'failed')
+			entry.reject(failedScanError(this.ctx, entry.scanId, scan, entry.itemIndex));
 		else entry.resolve(scan);
 	}
 

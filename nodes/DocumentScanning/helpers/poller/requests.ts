@@ -14,7 +14,12 @@ export async function readScan(
 	itemIndex: number,
 	deadline: number,
 ): Promise<IDataObject> {
-	return await apiRequest.call(this, { method: 'GET', path: `/scans/${scanId}`, itemIndex, deadline });
+	return await apiRequest.call(this, {
+		method: 'GET',
+		path: `/scans/${scanId}`,
+		itemIndex,
+		deadline,
+	});
 }
 
 /**
@@ -50,7 +55,9 @@ export async function readStatuses(
 		return page.items.length === 0 || page.items.length < pageSize || isLastPage(page, pageNumber);
 	};
 
-	const first = await Promise.all(Array.from({ length: Math.min(filled, maxPages) }, async (_, i) => await readPage(i + 1)));
+	const first = await Promise.all(
+		Array.from({ length: Math.min(filled, maxPages) }, async (_, i) => await readPage(i + 1)),
+	);
 	let ended = false;
 	for (const [index, page] of first.entries()) {
 		if (take(page, index + 1)) {
@@ -58,7 +65,11 @@ export async function readStatuses(
 			break;
 		}
 	}
-	for (let pageNumber = first.length + 1; !ended && pageNumber <= maxPages && seen.size < wanted.size; pageNumber++) {
+	for (
+		let pageNumber = first.length + 1;
+		!ended && pageNumber <= maxPages && seen.size < wanted.size;
+		pageNumber++
+	) {
 		ended = take(await readPage(pageNumber), pageNumber);
 	}
 	return seen;

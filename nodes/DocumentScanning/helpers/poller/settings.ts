@@ -40,7 +40,10 @@ function clampInterval(value: number): number {
 /** Reads and clamps the "Wait for Completion" settings of an operation's options collection. */
 export function waitSettings(options: IDataObject): WaitSettings {
 	const first = clampInterval(seconds(options.pollInterval, DEFAULT_POLL_INTERVAL_S));
-	const max = Math.max(first, clampInterval(seconds(options.maxPollInterval, DEFAULT_MAX_POLL_INTERVAL_S)));
+	const max = Math.max(
+		first,
+		clampInterval(seconds(options.maxPollInterval, DEFAULT_MAX_POLL_INTERVAL_S)),
+	);
 	return {
 		firstDelayMs: Math.round(first * 1000),
 		maxDelayMs: Math.round(max * 1000),

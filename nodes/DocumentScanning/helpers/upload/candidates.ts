@@ -19,7 +19,10 @@ export interface CandidateSearch {
 	claimed: Set<number>;
 }
 
-export function isCandidate(scan: IDataObject, search: Pick<CandidateSearch, 'templateId' | 'claimed'>): boolean {
+export function isCandidate(
+	scan: IDataObject,
+	search: Pick<CandidateSearch, 'templateId' | 'claimed'>,
+): boolean {
 	// A failed scan does not hold the file: the service accepts the same file again.
 	if (scan.status === 'failed') return false;
 	if (Number(scan.template_id ?? search.templateId) !== search.templateId) return false;
@@ -33,7 +36,12 @@ export function isCandidate(scan: IDataObject, search: Pick<CandidateSearch, 'te
  * after the upload was sent. Only the newest pages are read. The caller decides: only a
  * single candidate is ever taken for the file's scan.
  */
-export async function findCandidates(this: IExecuteFunctions, search: CandidateSearch): Promise<IDataObject[]> {
+export async function findCandidates(
+	this: IExecuteFunctions,
+	search: CandidateSearch,
+): Promise<IDataObject[]> {
 	const recent = await readSince.call(this, search, search.sentAt);
-	return recent.filter((scan) => sameFileName(scan.filename, search.fileName) && isCandidate(scan, search));
+	return recent.filter(
+		(scan) => sameFileName(scan.filename, search.fileName) && isCandidate(scan, search),
+	);
 }

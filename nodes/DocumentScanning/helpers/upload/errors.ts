@@ -17,13 +17,19 @@ function idList(scans: IDataObject[]): string {
 const CONTEXT: Record<SearchReason, string> = {
 	recovery:
 		'The answer to the upload was lost, and when the node sent the file again the service said it already has it, so one of these scans was created from it. No second credit was used.',
-	existing: 'The service said this file was already uploaded with this template, so no credit was used.',
+	existing:
+		'The service said this file was already uploaded with this template, so no credit was used.',
 	fingerprint:
-		'The service said this file was already uploaded with this template, so no credit was used. Several scans carry this file\'s content fingerprint in their names, which happens only when names were set by hand.',
+		"The service said this file was already uploaded with this template, so no credit was used. Several scans carry this file's content fingerprint in their names, which happens only when names were set by hand.",
 };
 
 /** Several scans could be the file's: the node does not guess. */
-export function ambiguousScanError(ctx: IExecuteFunctions, file: FileRef, scans: IDataObject[], reason: SearchReason) {
+export function ambiguousScanError(
+	ctx: IExecuteFunctions,
+	file: FileRef,
+	scans: IDataObject[],
+	reason: SearchReason,
+) {
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Item ${file.itemIndex}: ${scans.length} scans of template ${file.templateId} could be the scan of "${file.fileName}" (scan IDs ${idList(scans)})`,

@@ -26,20 +26,33 @@ export interface ExistingSearch extends FileRef {
 
 function proven(listing: ScanListing, search: ExistingSearch, fingerprint: string): IDataObject[] {
 	return (listing.byFingerprint.get(fingerprint) ?? []).filter(
-		(scan) => isCandidate(scan, { templateId: search.templateId, claimed: new Set() }) && !search.heldByOther(scan),
+		(scan) =>
+			isCandidate(scan, { templateId: search.templateId, claimed: new Set() }) &&
+			!search.heldByOther(scan),
 	);
 }
 
-export async function existingScan(this: IExecuteFunctions, search: ExistingSearch): Promise<IDataObject> {
+export async function existingScan(
+	this: IExecuteFunctions,
+	search: ExistingSearch,
+): Promise<IDataObject> {
 	const fingerprint = fingerprintOf(search.sha256);
-	const request = { templateId: search.templateId, itemIndex: search.itemIndex, fileName: search.fileName };
+	const request = {
+		templateId: search.templateId,
+		itemIndex: search.itemIndex,
+		fileName: search.fileName,
+	};
 	const listing = await sharedListing.call(this, search.listings, request);
 	let found = proven(listing, search, fingerprint);
 	if (found.length === 0) {
 		await coverUntil.call(this, listing, search.conflictAt, request);
 		found = proven(listing, search, fingerprint);
 	}
-	const ref: FileRef = { itemIndex: search.itemIndex, fileName: search.fileName, templateId: search.templateId };
+	const ref: FileRef = {
+		itemIndex: search.itemIndex,
+		fileName: search.fileName,
+		templateId: search.templateId,
+	};
 	if (found.length === 1) return found[0];
 	if (found.length > 1) throw ambiguousScanError(this, ref, found, 'fingerprint');
 	const sameName = (listing.byName.get(nameKey(search.fileName)) ?? []).filter(

@@ -23,7 +23,8 @@ export async function digestStream(stream: ByteSource): Promise<StreamDigest> {
 			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
 			hash.update(bytes);
 			size += bytes.length;
-			if (head.length < HEAD_BYTES) head = Buffer.concat([head, bytes.subarray(0, HEAD_BYTES - head.length)]);
+			if (head.length < HEAD_BYTES)
+				head = Buffer.concat([head, bytes.subarray(0, HEAD_BYTES - head.length)]);
 		}
 	} finally {
 		stream.destroy?.();
@@ -48,5 +49,9 @@ export async function headOfStream(stream: ByteSource): Promise<Buffer> {
 
 /** SHA-256 of bytes already in memory. */
 export function digestBuffer(buffer: Buffer): StreamDigest {
-	return { sha256: createHash('sha256').update(buffer).digest('hex'), size: buffer.length, head: buffer.subarray(0, HEAD_BYTES) };
+	return {
+		sha256: createHash('sha256').update(buffer).digest('hex'),
+		size: buffer.length,
+		head: buffer.subarray(0, HEAD_BYTES),
+	};
 }

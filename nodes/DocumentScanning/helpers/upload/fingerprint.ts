@@ -17,7 +17,9 @@ export const MAX_SENT_NAME_LENGTH = 255;
 
 const MARKER = '.ds-';
 /** The `.ds-<12 hex>` that ends the name or stands right before its extension (letters and digits). */
-const PATTERN = new RegExp(`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[A-Za-z0-9]{1,10})?$)`);
+const PATTERN = new RegExp(
+	`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[A-Za-z0-9]{1,10})?$)`,
+);
 
 /** The fingerprint of a file from its SHA-256 (hex). */
 export function fingerprintOf(sha256: string): string {

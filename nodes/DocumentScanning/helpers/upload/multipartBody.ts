@@ -53,7 +53,11 @@ function normalizeLinefeeds(value: string): string {
  * preamble, the file's own stream, trailer. The file is never copied into the body; its
  * stream is piped through. The wire format is the one of Node's native FormData.
  */
-export function multipartBody(fields: Record<string, string>, file: MultipartFile, boundary = newBoundary()): StreamBody {
+export function multipartBody(
+	fields: Record<string, string>,
+	file: MultipartFile,
+	boundary = newBoundary(),
+): StreamBody {
 	const parts: string[] = [];
 	for (const [name, value] of Object.entries(fields)) {
 		parts.push(
@@ -82,7 +86,11 @@ export function multipartBody(fields: Record<string, string>, file: MultipartFil
 }
 
 /** Preamble, content, trailer; a content of another size than announced fails the request. */
-async function* chunks(preamble: Buffer, file: MultipartFile, trailer: Buffer): AsyncGenerator<Buffer> {
+async function* chunks(
+	preamble: Buffer,
+	file: MultipartFile,
+	trailer: Buffer,
+): AsyncGenerator<Buffer> {
 	yield preamble;
 	const size = file.size;
 	const content = await file.open();
@@ -102,7 +110,8 @@ async function* chunks(preamble: Buffer, file: MultipartFile, trailer: Buffer): 
 			content.destroy?.();
 		}
 	}
-	if (sent !== size) throw new Error(`the file changed while it was uploaded (${sent} bytes instead of ${size})`);
+	if (sent !== size)
+		throw new Error(`the file changed while it was uploaded (${sent} bytes instead of ${size})`);
 	yield trailer;
 }
 

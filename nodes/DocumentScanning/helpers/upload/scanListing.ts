@@ -87,7 +87,9 @@ export function nameKeys(stored: unknown): string[] {
 	const forms = [stored];
 	const repaired = latin1Repaired(stored);
 	if (repaired !== undefined) forms.push(repaired);
-	const keys = new Set(forms.flatMap((form) => [normalizedFileName(form), withoutFingerprint(form)]));
+	const keys = new Set(
+		forms.flatMap((form) => [normalizedFileName(form), withoutFingerprint(form)]),
+	);
 	return [...keys].filter((key) => key !== '');
 }
 
@@ -96,7 +98,10 @@ export function nameKey(userName: string): string {
 	return normalizedFileName(userName);
 }
 
-export function tooManyPagesError(ctx: IExecuteFunctions, request: ListingRequest): NodeOperationError {
+export function tooManyPagesError(
+	ctx: IExecuteFunctions,
+	request: ListingRequest,
+): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Item ${request.itemIndex}: template ${request.templateId} has more than ${LISTING_MAX_PAGES} pages of scans (${
@@ -142,7 +147,8 @@ export async function readSince(
 			qs: { template_id: request.templateId, page: pageNumber },
 			itemIndex: request.itemIndex,
 		});
-		if (pageNumber === 1) threshold = since + serverClockOffset(response.headers) - CLOCK_ALLOWANCE_MS;
+		if (pageNumber === 1)
+			threshold = since + serverClockOffset(response.headers) - CLOCK_ALLOWANCE_MS;
 		const page = unwrapList(response.body);
 		let fresh = 0;
 		for (const scan of page.items) {
@@ -181,7 +187,11 @@ async function readListing(this: IExecuteFunctions, request: ListingRequest): Pr
 		this,
 		'/scans',
 		{ template_id: request.templateId },
-		{ itemIndex: request.itemIndex, maxPages: LISTING_MAX_PAGES, tooManyPages: () => tooManyPagesError(this, request) },
+		{
+			itemIndex: request.itemIndex,
+			maxPages: LISTING_MAX_PAGES,
+			tooManyPages: () => tooManyPagesError(this, request),
+		},
 	);
 	indexScans(listing, scans);
 	return listing;

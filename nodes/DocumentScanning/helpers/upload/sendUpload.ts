@@ -33,7 +33,9 @@ export interface UploadRequest {
  * later 409 for these bytes leads provably to their scan; otherwise the user's name.
  */
 export function sentNameOf(request: Pick<UploadRequest, 'file' | 'returnExisting'>): string {
-	return request.returnExisting ? withFingerprint(request.file.fileName, request.file.sha256) : request.file.fileName;
+	return request.returnExisting
+		? withFingerprint(request.file.fileName, request.file.sha256)
+		: request.file.fileName;
 }
 
 function fileKey(request: UploadRequest): string {
@@ -54,7 +56,10 @@ function fileKey(request: UploadRequest): string {
  * - "Return Existing Scan" outputs, at any age, only the scan whose name carries the file's
  *   content fingerprint, found in one listing of the template shared by the execution.
  */
-export async function sendUpload(this: IExecuteFunctions, request: UploadRequest): Promise<IDataObject> {
+export async function sendUpload(
+	this: IExecuteFunctions,
+	request: UploadRequest,
+): Promise<IDataObject> {
 	const sentAt = Date.now();
 	for (let attempt = 1; ; attempt++) {
 		let failure: unknown;
@@ -64,10 +69,20 @@ export async function sendUpload(this: IExecuteFunctions, request: UploadRequest
 			failure = error;
 		}
 		const resent = attempt > 1;
-		if (httpStatusOf(failure) === 409) return await afterConflict.call(this, request, failure, resent ? sentAt : undefined);
+		if (httpStatusOf(failure) === 409)
+			return await afterConflict.call(this, request, failure, resent ? sentAt : undefined);
 		if (!resent && !isOutcomeUnknown(failure)) throw failure;
-		if (!isOutcomeUnknown(failure) || attempt >= UPLOAD_ATTEMPTS || !(await pauseWithin(attempt * RESEND_PAUSE_MS, undefined, this.getExecutionCancelSignal?.()))) {
-			throw unknownOutcomeError(this, refOf(request), failure, await recentOrUndefined.call(this, request, sentAt));
+		if (
+			!isOutcomeUnknown(failure) ||
+			attempt >= UPLOAD_ATTEMPTS ||
+			!(await pauseWithin(attempt * RESEND_PAUSE_MS, undefined, this.getExecutionCancelSignal?.()))
+		) {
+			throw unknownOutcomeError(
+				this,
+				refOf(request),
+				failure,
+				await recentOrUndefined.call(this, request, sentAt),
+			);
 		}
 	}
 }
@@ -77,7 +92,13 @@ async function post(this: IExecuteFunctions, request: UploadRequest): Promise<ID
 	const { file } = request;
 	const body = multipartBody(
 		{ template_id: String(request.templateId) },
-		{ field: 'file', fileName: sentNameOf(request), mimeType: file.mimeType, size: file.size, open: file.open },
+		{
+			field: 'file',
+			fileName: sentNameOf(request),
+			mimeType: file.mimeType,
+			size: file.size,
+			open: file.open,
+		},
 	);
 	return await apiRequest.call(this, {
 		method: 'POST',
@@ -150,7 +171,11 @@ function claim(request: UploadRequest, scan: IDataObject): IDataObject {
 }
 
 function refOf(request: UploadRequest): FileRef {
-	return { itemIndex: request.itemIndex, fileName: sentNameOf(request), templateId: request.templateId };
+	return {
+		itemIndex: request.itemIndex,
+		fileName: sentNameOf(request),
+		templateId: request.templateId,
+	};
 }
 
 function searchOf(request: UploadRequest) {
