@@ -3,7 +3,7 @@
  * Run with --help for the flags.
  */
 import { parseArgs } from 'node:util';
-import { describeOptions, mergeOptions, DEFAULT_OPTIONS } from './options';
+import { describeOptions, mergeOptions, DEFAULT_OPTIONS } from './engine/options';
 import {
 	DEFAULT_API_KEY,
 	NO_BUSINESS_API_KEY,

@@ -7,19 +7,19 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readCredentials } from './auth';
-import { isoWithOffset } from './clock';
-import { createControl, SandboxControl } from './control';
-import { CONTROL_PREFIX, createControlHandler } from './control-routes';
-import { SandboxCore } from './core';
-import { ApiResponse, errorResponse, notFoundPage, writeResponse } from './http';
-import { DEFAULT_OPTIONS, mergeOptions } from './options';
-import { handleApi } from './routes';
+import { readCredentials } from './api/auth';
+import { isoWithOffset } from './engine/clock';
+import { createControl, SandboxControl } from './control/control';
+import { CONTROL_PREFIX, createControlHandler } from './control/routes';
+import { SandboxCore } from './engine/core';
+import { ApiResponse, errorResponse, notFoundPage, writeResponse } from './api/http';
+import { DEFAULT_OPTIONS, mergeOptions } from './engine/options';
+import { handleApi } from './api/routes';
 import { RequestLogEntry, SandboxOptions } from './types';
 
-export { DEFAULT_API_KEY, NO_BUSINESS_API_KEY } from './state';
-export type { ScanRecord, WebhookRecord, ValidationIssue } from './state';
-export type { SandboxControl } from './control';
+export { DEFAULT_API_KEY, NO_BUSINESS_API_KEY } from './engine/records';
+export type { ScanRecord, WebhookRecord, ValidationIssue } from './engine/records';
+export type { SandboxControl } from './control/control';
 export * from './types';
 
 export const API_PREFIX = '/api/v1';

@@ -1,8 +1,9 @@
 /** API key authentication: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiResponse, errorResponse } from './http';
-import { AccountRecord, Store } from './state';
-import { AuthScheme } from './types';
+import { Store } from '../engine/state';
+import { AccountRecord } from '../engine/records';
+import { AuthScheme } from '../types';
 
 export interface Credentials {
 	scheme: AuthScheme;

@@ -1,6 +1,6 @@
 /** Response objects, error bodies and small request helpers shared by the API and control routers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorsShape } from './types';
+import { ErrorsShape } from '../types';
 
 export interface ApiResponse {
 	status: number;

@@ -1,13 +1,13 @@
 /** Turns internal records into API JSON and applies the configured envelope. */
-import { isoWithOffset, isoZulu } from './clock';
+import { isoWithOffset, isoZulu } from '../engine/clock';
 import {
 	AccountRecord,
 	ScanRecord,
 	TemplateRecord,
 	WebhookLogRecord,
 	WebhookRecord,
-} from './state';
-import { ActiveFlag, Envelope } from './types';
+} from '../engine/records';
+import { ActiveFlag, Envelope } from '../types';
 
 export const PAGE_SIZE = 25;
 

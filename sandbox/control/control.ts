@@ -1,11 +1,11 @@
 /** In-process control surface for tests (the same actions are exposed over HTTP by control-routes.ts). */
 import { createHash } from 'node:crypto';
-import { isoWithOffset, isoZulu } from './clock';
-import type { SeedUploadsInput, TakeAfterInput } from './competition';
-import { SandboxCore } from './core';
-import { describeOptions } from './options';
-import { applyResult, sampleScan } from './processing';
-import { AccountRecord, DEFAULT_API_KEY, ScanRecord, WebhookRecord } from './state';
+import { isoWithOffset, isoZulu } from '../engine/clock';
+import type { SeedUploadsInput, TakeAfterInput } from '../engine/competition';
+import { SandboxCore } from '../engine/core';
+import { describeOptions } from '../engine/options';
+import { applyResult, sampleScan } from '../engine/processing';
+import { AccountRecord, DEFAULT_API_KEY, ScanRecord, WebhookRecord } from '../engine/records';
 import {
 	AccountSnapshot,
 	CreateAccountInput,
@@ -23,7 +23,7 @@ import {
 	TemplateView,
 	WEBHOOK_EVENTS,
 	WebhookEvent,
-} from './types';
+} from '../types';
 
 export interface SandboxControl {
 	/** Wipes all state and reseeds; options go back to the start options, then `options` apply. */

@@ -1,6 +1,6 @@
 /** HTTP access to the control surface under /__sandbox (JSON bodies, no API key, no envelope). */
 import type { IncomingMessage } from 'node:http';
-import { readCredentials } from './auth';
+import { readCredentials } from '../api/auth';
 import { SandboxControl } from './control';
 import {
 	ApiResponse,
@@ -10,9 +10,9 @@ import {
 	isPlainObject,
 	parsePositiveInt,
 	readJson,
-} from './http';
-import type { SeedUploadsInput, TakeAfterInput } from './competition';
-import { matchRoute, route } from './router';
+} from '../api/http';
+import type { SeedUploadsInput, TakeAfterInput } from '../engine/competition';
+import { matchRoute, route } from '../api/router';
 import {
 	CreateAccountInput,
 	CreateTemplateInput,
@@ -21,7 +21,7 @@ import {
 	SandboxOptions,
 	SeedScansInput,
 	WebhookEvent,
-} from './types';
+} from '../types';
 
 export const CONTROL_PREFIX = '/__sandbox';
 

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { VirtualClock } from './clock';
 import { applyResult } from './processing';
-import { AccountRecord, ROLLING_WINDOW_MS, Store } from './state';
+import { Store } from './state';
+import { AccountRecord, ROLLING_WINDOW_MS } from './records';
 
 export interface SeedUploadsInput {
 	apiKey?: string;

@@ -7,7 +7,7 @@ import { mergeLiveOptions, mergeOptions, ResolvedOptions } from './options';
 import { Processor } from './processing';
 import { Scheduler } from './scheduler';
 import { Store } from './state';
-import { RequestLogEntry, SandboxOptions } from './types';
+import { RequestLogEntry, SandboxOptions } from '../types';
 
 export class SandboxCore {
 	readonly clock = new VirtualClock();

@@ -1,18 +1,14 @@
 /** Signed webhook deliveries: one attempt per event, failure counting, automatic deactivation. */
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { isoWithOffset, VirtualClock } from './clock';
 import { ResolvedOptions } from './options';
-import { ScanRecord, Store, WebhookRecord } from './state';
-import { DeliveryRecord, WebhookEvent } from './types';
+import { Store } from './state';
+import { ScanRecord, WebhookRecord } from './records';
+import { signatureHeader } from '../signing';
+import { DeliveryRecord, WebhookEvent } from '../types';
 
 export const FAILURES_BEFORE_DEACTIVATION = 10;
-
-/** `sha256=` + lowercase hex HMAC-SHA256 of the raw body. */
-export function signBody(secret: string, body: string): string {
-	return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
-}
 
 /** The event a terminal scan status sends, if any. */
 export function eventForStatus(status: ScanRecord['status']): WebhookEvent | undefined {
@@ -85,7 +81,7 @@ export class Deliverer {
 			'Content-Type': 'application/json',
 			'User-Agent': 'DocumentScanningSandbox/1.0',
 			'X-Service-Event': event,
-			'X-Service-Signature': signBody(webhook.secret, body),
+			'X-Service-Signature': signatureHeader(webhook.secret, body),
 		};
 		const started = Date.now();
 		return this.post(webhook.url, body, headers).then((result) => {

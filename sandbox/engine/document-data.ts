@@ -11,7 +11,7 @@
  *   Total [EUR] 29.85 [EUR]         total_amount (else the sum of the line items)
  *   3 x USB-C cable 29.85           a line item: quantity, unit (x = pcs, or h, m, kg, ...), description, amount
  */
-import { ExtractionMode } from './types';
+import { ExtractionMode } from '../types';
 
 export interface DocumentItem {
 	quantity: number;

@@ -3,8 +3,8 @@
  * always gives the same data, so tests can compare results across runs.
  */
 import { createHash } from 'node:crypto';
-import { ValidationIssue } from './state';
-import { ExtractionMode } from './types';
+import { ValidationIssue } from './records';
+import { ExtractionMode } from '../types';
 
 type Rng = () => number;
 

@@ -1,5 +1,5 @@
 /** Injected faults for API requests (matched on method and the path after /api/v1). */
-import { FaultKind, FaultSpec } from './types';
+import { FaultKind, FaultSpec } from '../types';
 
 const KINDS: readonly FaultKind[] = ['status500', 'drop', 'latency', 'dropAfterCommit', 'status'];
 

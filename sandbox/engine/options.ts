@@ -1,4 +1,4 @@
-import { LIVE_OPTION_KEYS, SandboxOptions } from './types';
+import { LIVE_OPTION_KEYS, SandboxOptions } from '../types';
 
 export interface ResolvedOptions {
 	port: number;

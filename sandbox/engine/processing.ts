@@ -4,8 +4,9 @@ import { documentData, readDocument } from './document-data';
 import { confidenceFor, extractData, extractionSeed, failureReason, violateRule } from './extract';
 import { ResolvedOptions } from './options';
 import { Scheduler } from './scheduler';
-import { newScanRecord, ScanRecord, Store } from './state';
-import { ExtractionMode, Outcome, ScanStatus } from './types';
+import { Store } from './state';
+import { newScanRecord, ScanRecord } from './records';
+import { ExtractionMode, Outcome, ScanStatus } from '../types';
 
 /** Default outcome by file name: "fail" -> failed, "invalid" -> validation_failed, else completed. */
 export function outcomeForFilename(filename: string): Outcome {

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 
 import { digestStream, headOfStream } from '../../nodes/DocumentScanning/helpers/upload/fileDigest';
 import { multipartBody } from '../../nodes/DocumentScanning/helpers/upload/multipartBody';
-import { parseMultipart } from '../../sandbox/multipart';
+import { parseMultipart } from '../../sandbox/api/multipart';
 
 const RUNS = { seed: 16_04, numRuns: 60 };
 

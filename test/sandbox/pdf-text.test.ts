@@ -5,8 +5,8 @@
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 
-import { documentData, readDocument, type DocumentFacts } from '../../sandbox/document-data';
-import { pdfTextLines } from '../../sandbox/pdf-text';
+import { documentData, readDocument, type DocumentFacts } from '../../sandbox/engine/document-data';
+import { pdfTextLines } from '../../sandbox/engine/pdf-text';
 
 const RUNS = { seed: 18_03, numRuns: 200 };
 

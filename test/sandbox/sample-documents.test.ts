@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { pdfTextLines } from '../../sandbox/pdf-text';
+import { pdfTextLines } from '../../sandbox/engine/pdf-text';
 import { Sandbox, startSandbox } from '../../sandbox/server';
 import { pdfBytes, upload, unwrap, waitForStatus } from './helpers';
 

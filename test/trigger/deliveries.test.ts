@@ -6,7 +6,7 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { isoWithOffset } from '../../sandbox/clock';
+import { isoWithOffset } from '../../sandbox/engine/clock';
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import {
 	type Receiver,

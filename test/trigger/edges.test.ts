@@ -11,7 +11,7 @@
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { isoWithOffset } from '../../sandbox/clock';
+import { isoWithOffset } from '../../sandbox/engine/clock';
 import { type Sandbox } from '../../sandbox/server';
 import { type Receiver, sign, startReceiver, type TriggerHarness } from '../harness/n8n';
 import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
