@@ -8,9 +8,9 @@ module.exports = {
 	},
 	testTimeout: 30000,
 	// n8n's user folder (.n8n/config) goes to a temporary folder, never into $HOME.
-	globalSetup: '<rootDir>/test/harness/global-setup.ts',
-	globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
-	setupFilesAfterEnv: ['<rootDir>/test/harness/jest.setup.ts'],
+	globalSetup: '<rootDir>/test/support/global-setup.ts',
+	globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+	setupFilesAfterEnv: ['<rootDir>/test/support/jest.setup.ts'],
 	// No watchman on CI machines; jest would wait for it.
 	watchman: false,
 };
