@@ -26,7 +26,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { DEFAULT_API_KEY } from '../sandbox/server';
-import { binaryItem, runNode } from '../test/harness/n8n';
+import { binaryItem } from '../test/support/fixtures';
+import { runNode } from '../test/support/run-node';
 import type { BatchFigure, PagingFigure } from './batch';
 import { batchFigure, pagingFigure, round } from './batch';
 import type { SandboxProcess } from './sandbox-process';

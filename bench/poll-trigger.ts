@@ -6,7 +6,7 @@
  *   npm run build && node -r ts-node/register/transpile-only bench/poll-trigger.ts
  */
 import { DEFAULT_API_KEY, startSandbox } from '../sandbox/server';
-import { PollHarness } from '../test/harness/poll';
+import { PollHarness } from '../test/support/poll-harness';
 
 const OLDER_SCANS = 500;
 const STEPS = [0, 1, 25, 2000];

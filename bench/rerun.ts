@@ -11,11 +11,12 @@
  * RERUN_DOCUMENTS (default 200) and RERUN_OLDER_SCANS (default 20000) change the sizes.
  */
 import { DEFAULT_API_KEY } from '../sandbox/server';
-import { binaryItem, runNode } from '../test/harness/n8n';
+import { binaryItem } from '../test/support/fixtures';
+import { runNode } from '../test/support/run-node';
 import {
 	setup as useTemporaryUserFolder,
 	teardown as removeTemporaryUserFolder,
-} from '../test/harness/user-folder';
+} from '../test/support/user-folder';
 import { round } from './batch';
 import type { RequestEntry, SandboxProcess } from './sandbox-process';
 import { pdfOfSize, startSandboxProcess } from './sandbox-process';

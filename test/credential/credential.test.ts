@@ -4,8 +4,11 @@ import {
 	startSandbox,
 	type Sandbox,
 } from '../../sandbox/server';
-import { loadPackage, runCredentialTest, runNode, TriggerHarness } from '../harness/n8n';
-import { PollHarness } from '../harness/poll';
+import { runCredentialTest } from '../support/credential-test';
+import { loadPackage } from '../support/package';
+import { runNode } from '../support/run-node';
+import { TriggerHarness } from '../support/trigger-harness';
+import { PollHarness } from '../support/poll-harness';
 
 let sandbox: Sandbox;
 

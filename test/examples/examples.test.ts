@@ -12,7 +12,11 @@ import type { INode, INodeParameters, INodeProperties, INodeType } from 'n8n-wor
 import { NodeHelpers } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
-import { binaryItem, loadPackage, runNode, startReceiver, TriggerHarness } from '../harness/n8n';
+import { binaryItem } from '../support/fixtures';
+import { loadPackage } from '../support/package';
+import { startReceiver } from '../support/receiver';
+import { runNode } from '../support/run-node';
+import { TriggerHarness } from '../support/trigger-harness';
 
 const dir = path.resolve(__dirname, '../../examples');
 const examples = readdirSync(dir)

@@ -5,17 +5,8 @@
  */
 import { WorkflowExecute } from 'n8n-core';
 
-import {
-	binaryItem,
-	withoutLimitCheck,
-	jsonOf,
-	pairedOf,
-	pdfBytes,
-	rl,
-	run,
-	useSandbox,
-	upload,
-} from './helpers';
+import { withoutLimitCheck, jsonOf, pairedOf, rl, run, useSandbox, uploadParams } from './helpers';
+import { binaryItem, pdfBytes } from '../support/fixtures';
 import { waitSettings } from '../../nodes/DocumentScanning/helpers/poller/settings';
 
 const sb = useSandbox({ processingDelayMs: 50 });
@@ -49,7 +40,7 @@ const gets = () => withoutLimitCheck(requests()).filter((r) => r.method === 'GET
 describe('phase 1: every item is checked before the first upload', () => {
 	test('without Continue On Fail, an invalid item 5 fails the node before any upload', async () => {
 		const items = [...pdfs(5), { json: {} }, pdf('doc-6.pdf')];
-		const result = await run(sb.env(), upload(), items as never);
+		const result = await run(sb.env(), uploadParams(), items as never);
 		expect(result.error?.message).toMatch(/^Item 5: the binary property "data".*does not exist/);
 		expect(requests()).toEqual([]);
 		expect(sb.get().control.account().used_scans).toBe(0);
@@ -57,14 +48,14 @@ describe('phase 1: every item is checked before the first upload', () => {
 
 	test('an empty file, a wrong type and a template expression are checked for every item too', async () => {
 		const items = [pdf('a.pdf'), binaryItem(Buffer.alloc(0), 'empty.pdf', 'application/pdf')];
-		const empty = await run(sb.env(), upload(), items);
+		const empty = await run(sb.env(), uploadParams(), items);
 		expect(empty.error?.message).toMatch(/^Item 1: .*is empty/);
-		const typed = await run(sb.env(), upload(), [
+		const typed = await run(sb.env(), uploadParams(), [
 			pdf('a.pdf'),
 			binaryItem(pdfBytes(), 'x.docx', 'application/pdf'),
 		]);
 		expect(typed.error?.message).toMatch(/^Item 1: .*file name extension "\.docx"/);
-		const template = await run(sb.env(), upload({ templateId: rl('={{ $json.t }}') }), [
+		const template = await run(sb.env(), uploadParams({ templateId: rl('={{ $json.t }}') }), [
 			{ json: { t: 1 }, binary: pdf('a.pdf').binary },
 			{ json: { t: 'x' }, binary: pdf('b.pdf').binary },
 		] as never);
@@ -82,7 +73,7 @@ describe('phase 1: every item is checked before the first upload', () => {
 			binaryItem(Buffer.alloc(0), 'd.pdf', 'application/pdf'),
 			pdf('e.pdf'),
 		];
-		const result = await run(sb.env(), upload(), items as never, true);
+		const result = await run(sb.env(), uploadParams(), items as never, true);
 		expect(result.error).toBeUndefined();
 		const out = jsonOf(result);
 		expect(out).toHaveLength(5);
@@ -105,7 +96,7 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 		sb.get().control.hold(true);
 		const pending = run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: { ...WAIT, concurrency: 2 } }),
+			uploadParams({ waitForCompletion: true, options: { ...WAIT, concurrency: 2 } }),
 			pdfs(8),
 		);
 		// With waiting inside the upload slots, only 2 uploads could be sent while scans are held.
@@ -124,7 +115,7 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 	test('the poller follows many scans through GET /scans and reads each final scan once', async () => {
 		const result = await run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: WAIT }),
+			uploadParams({ waitForCompletion: true, options: WAIT }),
 			pdfs(12),
 		);
 		expect(result.error).toBeUndefined();
@@ -138,7 +129,11 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 	});
 
 	test('one or two scans are read by ID only', async () => {
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options: WAIT }), pdfs(2));
+		const result = await run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options: WAIT }),
+			pdfs(2),
+		);
 		expect(result.error).toBeUndefined();
 		expect(gets().every((r) => /^\/scans\/\d+$/.test(r.path))).toBe(true);
 	});
@@ -148,7 +143,12 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 		sb.get().control.hold(true);
 		const names = ['slow.pdf', 'b-fail.pdf', 'c-invalid.pdf', 'd.pdf', 'e-fail.pdf', 'f.pdf'];
 		const items = names.map((name) => pdf(name));
-		const pending = run(sb.env(), upload({ waitForCompletion: true, options: WAIT }), items, true);
+		const pending = run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options: WAIT }),
+			items,
+			true,
+		);
 		await until(() => posts().filter((r) => r.status === 201).length === names.length);
 		for (const name of names.slice(1)) {
 			const id = scanIdOf(name);
@@ -177,7 +177,7 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 	});
 
 	test('without Continue On Fail a failed scan fails the node with its item', async () => {
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options: WAIT }), [
+		const result = await run(sb.env(), uploadParams({ waitForCompletion: true, options: WAIT }), [
 			pdf('a.pdf'),
 			pdf('b-fail.pdf'),
 			pdf('c.pdf'),
@@ -187,7 +187,7 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 
 	test('Scan → Get with waiting joins the same poller', async () => {
 		sb.get().control.hold(true);
-		const uploaded = await run(sb.env(), upload(), pdfs(4));
+		const uploaded = await run(sb.env(), uploadParams(), pdfs(4));
 		const ids = jsonOf(uploaded).map((o) => o.id);
 		sb.get().control.clearRequests();
 		const pending = run(
@@ -219,7 +219,7 @@ describe('deadlines hold while waiting', () => {
 		sb.get().control.hold(true);
 		const result = await run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 1 } }),
+			uploadParams({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 1 } }),
 			pdfs(3),
 			true,
 		);
@@ -246,7 +246,7 @@ describe('deadlines hold while waiting', () => {
 		const started = Date.now();
 		const result = await run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 1 } }),
+			uploadParams({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 1 } }),
 			pdfs(1),
 			true,
 		);
@@ -267,7 +267,7 @@ describe('deadlines hold while waiting', () => {
 		const started = Date.now();
 		const result = await run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 1 } }),
+			uploadParams({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 1 } }),
 			pdfs(1),
 			true,
 		);
@@ -284,7 +284,11 @@ describe('deadlines hold while waiting', () => {
 			headers: { 'Retry-After': '0' },
 			times: 1,
 		});
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options: WAIT }), pdfs(1));
+		const result = await run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options: WAIT }),
+			pdfs(1),
+		);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].status).toBe('completed');
 		expect(gets().some((r) => r.status === 429)).toBe(true);
@@ -311,7 +315,7 @@ describe('deadlines hold while waiting', () => {
 			const started = Date.now();
 			const pending = run(
 				sb.env(),
-				upload({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 60 } }),
+				uploadParams({ waitForCompletion: true, options: { ...WAIT, waitTimeout: 60 } }),
 				pdfs(2),
 			);
 			await until(() => gets().length >= 1);
@@ -333,7 +337,12 @@ describe('poll interval bounds', () => {
 	test('0.01 s is raised to the 0.2 s floor: a held scan is not hammered', async () => {
 		sb.get().control.hold(true);
 		const options = { pollInterval: 0.01, maxPollInterval: 0.01, waitTimeout: 1 };
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options }), pdfs(1), true);
+		const result = await run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options }),
+			pdfs(1),
+			true,
+		);
 		expect(jsonOf(result)[0].error).toMatch(/did not finish within 1 seconds/);
 		// At most one read per 0.2 s in 1 s (the old code made ~70).
 		expect(gets().length).toBeLessThanOrEqual(6);
@@ -342,7 +351,12 @@ describe('poll interval bounds', () => {
 	test('an interval over the timer limit (24.8 days) is capped, not overflowed to 1 ms', async () => {
 		sb.get().control.hold(true);
 		const options = { pollInterval: 3_000_000, maxPollInterval: 3_000_000, waitTimeout: 1 };
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options }), pdfs(1), true);
+		const result = await run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options }),
+			pdfs(1),
+			true,
+		);
 		expect(jsonOf(result)[0].error).toMatch(/did not finish within 1 seconds/);
 		expect(gets()).toHaveLength(0);
 	});

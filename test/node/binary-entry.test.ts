@@ -5,7 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { binaryItem, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox } from './helpers';
+import { jsonOf, pairedOf, rl, run, useSandbox } from './helpers';
+import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
 

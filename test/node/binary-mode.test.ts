@@ -13,7 +13,8 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData } from 'n8n-workflow';
 
-import { binaryItem, jsonOf, pdfBytes, rl, run, upload, useSandbox } from './helpers';
+import { jsonOf, rl, run, uploadParams, useSandbox } from './helpers';
+import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
 let storage: string;
@@ -109,7 +110,7 @@ test('a stored file streams to the service: identical bytes and name, never read
 	const content = largePdf(3 * 1024 * 1024 + 17);
 	const binary = await stored(content, 'Rechnung März "3".pdf', 'application/pdf');
 	const store = watchStore();
-	const result = await run(sb.env(), upload(), [{ json: {}, binary: { data: binary } }]);
+	const result = await run(sb.env(), uploadParams(), [{ json: {}, binary: { data: binary } }]);
 	expect(result.error).toBeUndefined();
 	const scan = sb.get().control.getScan(Number(jsonOf(result)[0].id));
 	expect(scan?.contentSha256).toBe(sha256(content));
@@ -124,7 +125,7 @@ test('a re-send after a 500 before the store opens the stream again and sends th
 	const binary = await stored(content, 'resent.pdf', 'application/pdf');
 	sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'status500' });
 	const store = watchStore();
-	const result = await run(sb.env(), upload(), [{ json: {}, binary: { data: binary } }]);
+	const result = await run(sb.env(), uploadParams(), [{ json: {}, binary: { data: binary } }]);
 	expect(result.error).toBeUndefined();
 	expect(uploadPosts().map((r) => r.status)).toEqual([500, 201]);
 	expect(store.streams).toHaveBeenCalledTimes(2 + 2);
@@ -139,7 +140,7 @@ test('a re-send after an answer lost behind a created scan opens the stream agai
 	const binary = await stored(content, 'lost-answer.pdf', 'application/pdf');
 	sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 	const store = watchStore();
-	const result = await run(sb.env(), upload(), [{ json: {}, binary: { data: binary } }]);
+	const result = await run(sb.env(), uploadParams(), [{ json: {}, binary: { data: binary } }]);
 	expect(result.error).toBeUndefined();
 	// The first POST created the scan (its answer was dropped); the re-send got the 409.
 	expect(uploadPosts().map((r) => r.status)).toEqual([201, 409]);
@@ -155,7 +156,7 @@ test("the streamed SHA-256 is the bytes' hash: the same bytes in memory and on d
 	const onDisk = await stored(content, 'copy-on-disk.pdf', 'application/pdf');
 	const result = await run(
 		sb.env(),
-		upload({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }),
+		uploadParams({ options: { onDuplicate: 'returnExisting', concurrency: 1 } }),
 		[
 			binaryItem(content, 'original.pdf', 'application/pdf'),
 			{ json: {}, binary: { data: onDisk } },

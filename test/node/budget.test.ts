@@ -6,7 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { binaryItem, jsonOf, pairedOf, pdfBytes, run, useSandbox, upload } from './helpers';
+import { jsonOf, pairedOf, run, useSandbox, uploadParams } from './helpers';
+import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
 const HOUR = 3_600_000;
@@ -35,7 +36,7 @@ describe('20 documents, 10 uploads of the rolling hour left (190 by another clie
 
 	test('without Continue On Fail: fails before any upload, naming the documents, the slots left and when they free up', async () => {
 		const before = used();
-		const result = await run(sb.env(), upload(), pdfs(20));
+		const result = await run(sb.env(), uploadParams(), pdfs(20));
 		expect(result.error?.message).toBe(
 			`The batch of 20 documents cannot be uploaded whole: 10 uploads of the 200 per rolling hour are left (the next free up at ${freesAt(seeded[0])}, service time). No document was uploaded`,
 		);
@@ -46,7 +47,12 @@ describe('20 documents, 10 uploads of the rolling hour left (190 by another clie
 	});
 
 	test('with Continue On Fail: the first 10 are uploaded, each other one gets a paired "not uploaded" item with its retry time', async () => {
-		const result = await run(sb.env(), upload({ options: { concurrency: 5 } }), pdfs(20), true);
+		const result = await run(
+			sb.env(),
+			uploadParams({ options: { concurrency: 5 } }),
+			pdfs(20),
+			true,
+		);
 		const out = jsonOf(result);
 		expect(pairedOf(result)).toEqual(Array.from({ length: 20 }, (_, i) => i));
 		expect(out.slice(0, 10).map((o) => o.filename)).toEqual(
@@ -67,7 +73,7 @@ describe('20 documents, 10 uploads of the rolling hour left (190 by another clie
 	test('the count follows the service clock: once the oldest uploads are older than an hour, their slots are free', async () => {
 		sb.get().control.advanceClock(20 * 60_000 + 30_000);
 		// The uploads seeded 50 to 39.5 minutes before the clock moved (about 40) are now over an hour old.
-		const result = await run(sb.env(), upload(), pdfs(20));
+		const result = await run(sb.env(), uploadParams(), pdfs(20));
 		expect(result.error).toBeUndefined();
 		expect(posts()).toHaveLength(20);
 	});
@@ -79,7 +85,7 @@ describe('12 documents, 5 credits left', () => {
 	});
 
 	test('without Continue On Fail: fails before any upload, naming the documents and the credit left', async () => {
-		const result = await run(sb.env(), upload(), pdfs(12));
+		const result = await run(sb.env(), uploadParams(), pdfs(12));
 		expect(result.error?.message).toBe(
 			'The batch of 12 documents cannot be uploaded whole: the account has 5 scan credits left. No document was uploaded',
 		);
@@ -89,7 +95,7 @@ describe('12 documents, 5 credits left', () => {
 	});
 
 	test('with Continue On Fail: 5 are uploaded, 7 get "not uploaded" items without a retry time', async () => {
-		const result = await run(sb.env(), upload(), pdfs(12), true);
+		const result = await run(sb.env(), uploadParams(), pdfs(12), true);
 		const out = jsonOf(result);
 		expect(pairedOf(result)).toEqual(Array.from({ length: 12 }, (_, i) => i));
 		expect(out.slice(0, 5).every((o) => o.status === 'uploaded')).toBe(true);
@@ -109,7 +115,7 @@ describe('a limit hit anyway: another client takes what was left between the che
 	test('429 without Continue On Fail: no further upload, the error names every scan created (file name and ID)', async () => {
 		sb.get().control.seedUploads({ count: 190 });
 		sb.get().control.takeAfterUploads({ after: 2, slots: 8 });
-		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), pdfs(6));
+		const result = await run(sb.env(), uploadParams({ options: { concurrency: 1 } }), pdfs(6));
 		expect(posts().map((r) => r.status)).toEqual([201, 201, 429]);
 		const created = (result.error?.context?.createdScans ?? []) as IDataObject[];
 		expect(created.map((c) => c.fileName)).toEqual(['doc-0.pdf', 'doc-1.pdf']);
@@ -128,7 +134,12 @@ describe('a limit hit anyway: another client takes what was left between the che
 	test('402 with Continue On Fail: the created scans are output, the refused and the unsent items get "not uploaded" items', async () => {
 		sb.get().control.setCredits(10);
 		sb.get().control.takeAfterUploads({ after: 2, credits: 8 });
-		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), pdfs(6), true);
+		const result = await run(
+			sb.env(),
+			uploadParams({ options: { concurrency: 1 } }),
+			pdfs(6),
+			true,
+		);
 		const out = jsonOf(result);
 		expect(pairedOf(result)).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(out.slice(0, 2).map((o) => o.filename)).toEqual(['doc-0.pdf', 'doc-1.pdf']);
@@ -152,7 +163,12 @@ describe('a limit hit anyway: another client takes what was left between the che
 	test('no hammering: after a 429 without Retry-After no upload is sent, uploads in flight finish and keep their scans', async () => {
 		sb.get().control.seedUploads({ count: 190 });
 		sb.get().control.takeAfterUploads({ after: 3, slots: 7 });
-		const result = await run(sb.env(), upload({ options: { concurrency: 4 } }), pdfs(10), true);
+		const result = await run(
+			sb.env(),
+			uploadParams({ options: { concurrency: 4 } }),
+			pdfs(10),
+			true,
+		);
 		// Each of the 4 workers gets at most one refusal: after it, no worker sends again.
 		const refused = posts().filter((r) => r.status === 429);
 		expect(refused.length).toBeGreaterThanOrEqual(1);
@@ -172,7 +188,7 @@ describe('a limit hit anyway: another client takes what was left between the che
 
 test('a single document is not checked first: the service refuses it without charging', async () => {
 	sb.get().control.setCredits(0);
-	const result = await run(sb.env(), upload(), pdfs(1));
+	const result = await run(sb.env(), uploadParams(), pdfs(1));
 	expect(result.error?.message).toBe('Not enough scan credit (item 0)');
 	expect(
 		sb
@@ -184,7 +200,7 @@ test('a single document is not checked first: the service refuses it without cha
 
 test('the "Hourly Upload Limit" option leaves room for other clients', async () => {
 	sb.get().control.seedUploads({ count: 40 });
-	const result = await run(sb.env(), upload({ options: { hourlyLimit: 45 } }), pdfs(6), true);
+	const result = await run(sb.env(), uploadParams({ options: { hourlyLimit: 45 } }), pdfs(6), true);
 	expect(jsonOf(result).map((o) => (o.notUploaded ? 'held' : 'sent'))).toEqual([
 		'sent',
 		'sent',
@@ -199,14 +215,19 @@ test('a re-run with "Return Existing Scan": files the service already has give t
 	const files = pdfs(6);
 	// The earlier run had "Return Existing Scan" too: its scans carry the files' fingerprints.
 	expect(
-		(await run(sb.env(), upload({ options: { onDuplicate: 'returnExisting' } }), files.slice(0, 3)))
-			.error,
+		(
+			await run(
+				sb.env(),
+				uploadParams({ options: { onDuplicate: 'returnExisting' } }),
+				files.slice(0, 3),
+			)
+		).error,
 	).toBeUndefined();
 	sb.get().control.advanceClock(60_000); // an earlier run: its scans are older than this execution's check
 	sb.get().control.seedUploads({ count: 194 }); // 3 + 194: 3 uploads of the hour left for 6 documents
 	const result = await run(
 		sb.env(),
-		upload({ options: { onDuplicate: 'returnExisting', concurrency: 2 } }),
+		uploadParams({ options: { onDuplicate: 'returnExisting', concurrency: 2 } }),
 		files,
 		true,
 	);
@@ -220,7 +241,7 @@ test('a re-run with "Return Existing Scan": files the service already has give t
 
 test('a single document is checked against a lower "Hourly Upload Limit"', async () => {
 	sb.get().control.seedUploads({ count: 45 });
-	const result = await run(sb.env(), upload({ options: { hourlyLimit: 45 } }), pdfs(1), true);
+	const result = await run(sb.env(), uploadParams({ options: { hourlyLimit: 45 } }), pdfs(1), true);
 	expect(jsonOf(result)).toEqual([
 		expect.objectContaining({ notUploaded: true, reason: 'hourlyLimit' }),
 	]);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { ACTION_NODE_TYPE, loadPackage, PACKAGE_DIR } from '../harness/n8n';
+import { ACTION_NODE_TYPE, loadPackage, PACKAGE_DIR } from '../support/package';
 
 let nodeType: INodeType;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 
-import { runs } from '../property-runs';
+import { runs } from '../support/property-runs';
 
 import { sameFileName } from '../../nodes/DocumentScanning/helpers/upload';
 

@@ -1,7 +1,6 @@
 /**
  * Helpers for the action node tests: sandbox lifecycle, document bytes, a shorter
  * `runNode` call, and a LoadOptions context (n8n-core's own) for the list search method.
- * Additions to test/harness/n8n.ts live here so the shared harness stays untouched.
  */
 import type {
 	IDataObject,
@@ -15,26 +14,18 @@ import { Workflow } from 'n8n-workflow';
 import { LoadOptionsContext } from 'n8n-core';
 
 import {
-	ACTION_NODE_TYPE,
-	CREDENTIAL_TYPE,
 	credentialsFor,
-	loadPackage,
-	runNode,
 	TestCredentialsHelper,
-	type RunResult,
 	type TestEnvironment,
-} from '../harness/n8n';
+} from '../support/credentials';
+import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, loadPackage } from '../support/package';
+import { runNode, type RunResult } from '../support/run-node';
 import {
 	DEFAULT_API_KEY,
 	startSandbox,
 	type Sandbox,
 	type SandboxOptions,
 } from '../../sandbox/server';
-
-export { binaryItem } from '../harness/n8n';
-
-/** Document bytes, different on every call (no accidental 409): shared with the sandbox tests. */
-export { jpegBytes, pdfBytes, pngBytes } from '../sandbox/helpers';
 
 /** Starts one sandbox for a test file, resets it before each test and closes it at the end. */
 export function useSandbox(options: SandboxOptions = {}): {
@@ -67,7 +58,7 @@ export function rl(value: string | number, mode: 'id' | 'list' = 'id'): IDataObj
 }
 
 /** Scan → Upload parameters: template 1, the file in binary property "data", plus `extra`. */
-export function upload(extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function uploadParams(extra: Record<string, unknown> = {}): Record<string, unknown> {
 	return {
 		resource: 'scan',
 		operation: 'upload',

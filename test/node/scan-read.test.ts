@@ -1,5 +1,6 @@
 /** Scan → Get and Scan → Get Many. */
-import { binaryItem, FAST_WAIT, jsonOf, pairedOf, pdfBytes, rl, run, useSandbox } from './helpers';
+import { FAST_WAIT, jsonOf, pairedOf, rl, run, useSandbox } from './helpers';
+import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
 

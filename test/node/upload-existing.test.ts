@@ -7,14 +7,15 @@
 import { createHash } from 'crypto';
 
 import { DEFAULT_API_KEY } from '../../sandbox/server';
-import { binaryItem, jsonOf, pairedOf, pdfBytes, run, upload, useSandbox } from './helpers';
+import { jsonOf, pairedOf, run, uploadParams, useSandbox } from './helpers';
+import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
 /** Older scans: outside the rolling hour the node counts before uploading. */
 const TWO_HOURS = 2 * 60 * 60 * 1000;
 
 const returnExisting = (options: Record<string, unknown> = {}) =>
-	upload({ options: { onDuplicate: 'returnExisting', ...options } });
+	uploadParams({ options: { onDuplicate: 'returnExisting', ...options } });
 const pdf = (content: Buffer, name: string) => binaryItem(content, name, 'application/pdf');
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
 const fp = (content: Buffer) => sha256(content).slice(0, 12);

@@ -7,22 +7,13 @@
  */
 import { createHash } from 'crypto';
 
-import {
-	binaryItem,
-	FAST_WAIT,
-	jsonOf,
-	pairedOf,
-	pdfBytes,
-	rl,
-	run,
-	useSandbox,
-	upload,
-} from './helpers';
+import { FAST_WAIT, jsonOf, pairedOf, rl, run, useSandbox, uploadParams } from './helpers';
+import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
 
 const returnExisting = (extra: Record<string, unknown> = {}) =>
-	upload({
+	uploadParams({
 		...extra,
 		options: { onDuplicate: 'returnExisting', ...((extra.options as object) ?? {}) },
 	});
@@ -48,7 +39,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 	test("reproduction: a 500 before the service stored the file never outputs another client's scan of the same name", async () => {
 		// Another client of the account scanned a different "scan.pdf" 20 s ago.
 		const theirs = pdfBytes('theirs');
-		const other = jsonOf(await run(sb.env(), upload(), [pdf(theirs, 'scan.pdf')]))[0];
+		const other = jsonOf(await run(sb.env(), uploadParams(), [pdf(theirs, 'scan.pdf')]))[0];
 		sb.get().control.advanceClock(20_000);
 		sb.get().control.clearRequests();
 
@@ -56,7 +47,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'status500' });
 		const result = await run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: { ...FAST_WAIT } }),
+			uploadParams({ waitForCompletion: true, options: { ...FAST_WAIT } }),
 			[pdf(ours, 'scan.pdf')],
 		);
 
@@ -77,7 +68,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 	test("answer lost after the scan was stored: the second attempt's 409 leads to it; one scan, one credit", async () => {
 		const ours = pdfBytes();
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(sb.env(), upload(), [pdf(ours, 'lost.pdf')]);
+		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'lost.pdf')]);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'lost.pdf' }));
 		expect(contentOf(1)).toBe(sha256(ours));
@@ -94,12 +85,12 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 	test('an older scan of the same name is not a candidate: the server clock decides what is recent', async () => {
 		// "monthly.pdf", another document, created 10 minutes ago on the server's clock; the
 		// sandbox's clock (and its Date header) runs 10 minutes ahead of this machine's.
-		await run(sb.env(), upload(), [pdf(pdfBytes('old'), 'monthly.pdf')]);
+		await run(sb.env(), uploadParams(), [pdf(pdfBytes('old'), 'monthly.pdf')]);
 		sb.get().control.advanceClock(10 * 60 * 1000);
 		sb.get().control.clearRequests();
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 		const ours = pdfBytes('new');
-		const result = await run(sb.env(), upload(), [pdf(ours, 'monthly.pdf')]);
+		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'monthly.pdf')]);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].id).toBe(2);
 		expect(contentOf(2)).toBe(sha256(ours));
@@ -117,7 +108,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 			kind: 'dropAfterCommit',
 			after: 1,
 		});
-		const result = await run(sb.env(), upload({ options: { concurrency: 1 } }), [
+		const result = await run(sb.env(), uploadParams({ options: { concurrency: 1 } }), [
 			pdf(first, 'scan.pdf'),
 			pdf(second, 'scan.pdf'),
 		]);
@@ -131,11 +122,13 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 
 	test('two recent candidates: no guess, the item fails naming the file, the template and both scan IDs', async () => {
 		// Another client uploads a different "report.pdf" just before ours; our answer is lost.
-		const other = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes('other'), 'report.pdf')]))[0];
+		const other = jsonOf(
+			await run(sb.env(), uploadParams(), [pdf(pdfBytes('other'), 'report.pdf')]),
+		)[0];
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 		const result = await run(
 			sb.env(),
-			upload(),
+			uploadParams(),
 			[pdf(pdfBytes('ours'), 'report.pdf'), pdf(pdfBytes(), 'fine.pdf')],
 			true,
 		);
@@ -150,9 +143,9 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 	});
 
 	test('two recent candidates without Continue On Fail: the node fails with the candidate IDs in the description', async () => {
-		await run(sb.env(), upload(), [pdf(pdfBytes('other'), 'report.pdf')]);
+		await run(sb.env(), uploadParams(), [pdf(pdfBytes('other'), 'report.pdf')]);
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(sb.env(), upload(), [pdf(pdfBytes('ours'), 'report.pdf')]);
+		const result = await run(sb.env(), uploadParams(), [pdf(pdfBytes('ours'), 'report.pdf')]);
 		expect(result.error?.message).toMatch(
 			/^Item 0: 2 scans of template 1 could be the scan of "report.pdf" \(scan IDs 2, 1\)/,
 		);
@@ -161,7 +154,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 
 	test('no answer three times: an error that says the outcome is unknown; never a fourth POST', async () => {
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'drop', times: 3 });
-		const result = await run(sb.env(), upload(), [pdf(pdfBytes(), 'gone.pdf')]);
+		const result = await run(sb.env(), uploadParams(), [pdf(pdfBytes(), 'gone.pdf')]);
 		expect(result.error?.message).toMatch(
 			/^Item 0: the upload of "gone.pdf" may or may not have been accepted/,
 		);
@@ -182,7 +175,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 			extraction_mode: 'scalar',
 		}).id;
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(env, upload({ templateId: rl(templateId) }), [
+		const result = await run(env, uploadParams({ templateId: rl(templateId) }), [
 			pdf(pdfBytes(), 'last.pdf'),
 		]);
 		const stored = sb
@@ -219,8 +212,8 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 
 	test('two documents named dup.pdf uploaded without the fingerprint: no guess, both IDs named', async () => {
 		const mine = pdfBytes('mine');
-		const a = jsonOf(await run(sb.env(), upload(), [pdf(mine, 'dup.pdf')]))[0];
-		const b = jsonOf(await run(sb.env(), upload(), [pdf(pdfBytes('another'), 'dup.pdf')]))[0];
+		const a = jsonOf(await run(sb.env(), uploadParams(), [pdf(mine, 'dup.pdf')]))[0];
+		const b = jsonOf(await run(sb.env(), uploadParams(), [pdf(pdfBytes('another'), 'dup.pdf')]))[0];
 		const result = await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')], true);
 		const [item] = jsonOf(result);
 		expect(item.error).toBe(
@@ -254,7 +247,7 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 
 	test('no scan with the fingerprint or the name: the item fails naming the file and the template', async () => {
 		const content = pdfBytes();
-		await run(sb.env(), upload(), [pdf(content, 'first-name.pdf')]);
+		await run(sb.env(), uploadParams(), [pdf(content, 'first-name.pdf')]);
 		const result = await run(sb.env(), returnExisting(), [pdf(content, 'renamed.pdf')]);
 		expect(result.error?.message).toBe(
 			`Item 0: the service says "renamed.pdf" was already uploaded with template 1, but no scan of that template carries this file's fingerprint (".ds-${fp(content)}") or its name`,
@@ -298,7 +291,7 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 		const content = pdfBytes();
 		const result = await run(
 			sb.env(),
-			upload({ options: { concurrency: 1 } }),
+			uploadParams({ options: { concurrency: 1 } }),
 			[pdf(content, 'twice.pdf'), pdf(content, 'twice.pdf')],
 			true,
 		);
@@ -315,7 +308,7 @@ describe('file names as the service stores them', () => {
 	test('a folder part the service strips: the lost answer is still recovered, not called a duplicate', async () => {
 		// The sandbox stores names without their folder by default, as the service may.
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(sb.env(), upload(), [pdf(pdfBytes(), 'dir/inv.pdf')]);
+		const result = await run(sb.env(), uploadParams(), [pdf(pdfBytes(), 'dir/inv.pdf')]);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'inv.pdf' }));
 		expect(credits()).toBe(1);
@@ -331,7 +324,7 @@ describe('file names as the service stores them', () => {
 	});
 
 	test('a non-ASCII name round-trips: stored and output as "Rechnung Müller.pdf", and recovered after a lost answer', async () => {
-		const plain = await run(sb.env(), upload(), [pdf(pdfBytes(), 'Rechnung Müller.pdf')]);
+		const plain = await run(sb.env(), uploadParams(), [pdf(pdfBytes(), 'Rechnung Müller.pdf')]);
 		expect(jsonOf(plain)[0].filename).toBe('Rechnung Müller.pdf');
 		expect(sb.get().control.getScan(Number(jsonOf(plain)[0].id))?.filename).toBe(
 			'Rechnung Müller.pdf',
@@ -342,7 +335,9 @@ describe('file names as the service stores them', () => {
 		sb.get().control.advanceClock(60_000);
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 		// The same name in decomposed form (u + combining diaeresis), as some file systems give it.
-		const recovered = await run(sb.env(), upload(), [pdf(pdfBytes(), 'Rechnung Mu\u0308ller.pdf')]);
+		const recovered = await run(sb.env(), uploadParams(), [
+			pdf(pdfBytes(), 'Rechnung Mu\u0308ller.pdf'),
+		]);
 		expect(recovered.error).toBeUndefined();
 		expect(jsonOf(recovered)[0].id).toBe(2);
 		expect(credits()).toBe(2);

@@ -1,17 +1,6 @@
 /** Scan → Upload: multipart upload, local checks, wait for completion, API errors, items. */
-import {
-	binaryItem,
-	FAST_WAIT,
-	jpegBytes,
-	jsonOf,
-	pairedOf,
-	pdfBytes,
-	pngBytes,
-	rl,
-	run,
-	useSandbox,
-	upload,
-} from './helpers';
+import { FAST_WAIT, jsonOf, pairedOf, rl, run, useSandbox, uploadParams } from './helpers';
+import { binaryItem, jpegBytes, pdfBytes, pngBytes } from '../support/fixtures';
 
 const sb = useSandbox();
 
@@ -39,7 +28,7 @@ function credits() {
 describe('upload', () => {
 	test('sends template_id and the file with its name, outputs the creation object, uses one credit', async () => {
 		const content = pdfBytes();
-		const result = await run(sb.env(), upload(), [
+		const result = await run(sb.env(), uploadParams(), [
 			binaryItem(content, 'march.pdf', 'application/pdf'),
 		]);
 		expect(result.error).toBeUndefined();
@@ -65,7 +54,7 @@ describe('upload', () => {
 	});
 
 	test('accepts PNG and JPEG, a template picked from the list, and a plain template ID', async () => {
-		const result = await run(sb.env(), upload({ templateId: rl('4', 'list') }), [
+		const result = await run(sb.env(), uploadParams({ templateId: rl('4', 'list') }), [
 			binaryItem(pngBytes(), 'receipt.png', 'image/png'),
 			binaryItem(jpegBytes(), 'photo.JPEG', 'image/jpeg'),
 			binaryItem(jpegBytes(), 'photo2.jpg', 'application/octet-stream'),
@@ -76,20 +65,22 @@ describe('upload', () => {
 			['photo.JPEG', 4],
 			['photo2.jpg', 4],
 		]);
-		const plain = await run(sb.env(), upload({ templateId: '2' }), [pdfItem('plain.pdf')]);
+		const plain = await run(sb.env(), uploadParams({ templateId: '2' }), [pdfItem('plain.pdf')]);
 		expect(plain.error).toBeUndefined();
 		expect(jsonOf(plain)[0].template_id).toBe(2);
 	});
 
 	test('reads another binary property when configured', async () => {
 		const item = binaryItem(pdfBytes(), 'other.pdf', 'application/pdf', {}, 'attachment_0');
-		const result = await run(sb.env(), upload({ binaryPropertyName: 'attachment_0' }), [item]);
+		const result = await run(sb.env(), uploadParams({ binaryPropertyName: 'attachment_0' }), [
+			item,
+		]);
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].filename).toBe('other.pdf');
 	});
 
 	test('uses the X-API-Key header when the credential says so', async () => {
-		const result = await run(sb.env({ authHeader: 'xApiKey' }), upload(), [pdfItem()]);
+		const result = await run(sb.env({ authHeader: 'xApiKey' }), uploadParams(), [pdfItem()]);
 		expect(result.error).toBeUndefined();
 		expect(
 			sb
@@ -199,7 +190,7 @@ describe('local checks before any request', () => {
 		'%s fails the item with a named rule and sends nothing',
 		async (_label, makeItem, params, message) => {
 			const before = sb.get().control.account();
-			const result = await run(sb.env(), upload(params), [
+			const result = await run(sb.env(), uploadParams(params), [
 				makeItem() as ReturnType<typeof binaryItem>,
 			]);
 			expect(result.error?.message).toMatch(message);
@@ -214,7 +205,7 @@ describe('local checks before any request', () => {
 			Buffer.from('%PDF-1.4 exact'),
 			Buffer.alloc(20 * 1024 * 1024 - 14, 0x20),
 		]);
-		const result = await run(sb.env(), upload(), [
+		const result = await run(sb.env(), uploadParams(), [
 			binaryItem(exact, 'exact.pdf', 'application/pdf'),
 		]);
 		expect(result.error).toBeUndefined();
@@ -225,9 +216,11 @@ describe('local checks before any request', () => {
 
 describe('wait for completion', () => {
 	test('completed: outputs the full scan', async () => {
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options: FAST_WAIT }), [
-			pdfItem(),
-		]);
+		const result = await run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options: FAST_WAIT }),
+			[pdfItem()],
+		);
 		expect(result.error).toBeUndefined();
 		const [scan] = jsonOf(result);
 		expect(scan.status).toBe('completed');
@@ -244,9 +237,11 @@ describe('wait for completion', () => {
 	});
 
 	test('validation_failed is a result, not an error', async () => {
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options: FAST_WAIT }), [
-			pdfItem('invalid-invoice.pdf'),
-		]);
+		const result = await run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options: FAST_WAIT }),
+			[pdfItem('invalid-invoice.pdf')],
+		);
 		expect(result.error).toBeUndefined();
 		const [scan] = jsonOf(result);
 		expect(scan.status).toBe('validation_failed');
@@ -256,9 +251,11 @@ describe('wait for completion', () => {
 	});
 
 	test('failed is an error carrying the error_message', async () => {
-		const result = await run(sb.env(), upload({ waitForCompletion: true, options: FAST_WAIT }), [
-			pdfItem('will-fail.pdf'),
-		]);
+		const result = await run(
+			sb.env(),
+			uploadParams({ waitForCompletion: true, options: FAST_WAIT }),
+			[pdfItem('will-fail.pdf')],
+		);
 		const scanId = 1;
 		const stored = sb.get().control.getScan(scanId)!;
 		expect(stored.status).toBe('failed');
@@ -269,7 +266,7 @@ describe('wait for completion', () => {
 	test('failed under Continue On Fail: an error item, the other items go on', async () => {
 		const result = await run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: FAST_WAIT }),
+			uploadParams({ waitForCompletion: true, options: FAST_WAIT }),
 			[pdfItem('good.pdf'), pdfItem('fail.pdf'), pdfItem('also-good.pdf')],
 			true,
 		);
@@ -291,7 +288,7 @@ describe('wait for completion', () => {
 		const started = Date.now();
 		const result = await run(
 			sb.env(),
-			upload({
+			uploadParams({
 				waitForCompletion: true,
 				options: { pollInterval: 0.05, maxPollInterval: 0.2, waitTimeout: 1 },
 			}),
@@ -318,7 +315,7 @@ describe('wait for completion', () => {
 	test('output "fields" gives the extracted fields with id, status and confidence', async () => {
 		const result = await run(
 			sb.env(),
-			upload({ waitForCompletion: true, options: { ...FAST_WAIT, output: 'fields' } }),
+			uploadParams({ waitForCompletion: true, options: { ...FAST_WAIT, output: 'fields' } }),
 			[pdfItem()],
 		);
 		const [fields] = jsonOf(result);
@@ -337,7 +334,7 @@ describe('wait for completion', () => {
 	test('output "rows" gives one item per table row, all paired to the input item', async () => {
 		const result = await run(
 			sb.env(),
-			upload({
+			uploadParams({
 				templateId: rl(2),
 				waitForCompletion: true,
 				options: { ...FAST_WAIT, output: 'rows' },
@@ -367,7 +364,7 @@ describe('API errors of the upload', () => {
 			.control.createTemplate({ apiKey: 'sk_test_empty', name: 'Mine', extraction_mode: 'scalar' });
 		const result = await run(
 			sb.env({ apiKey: 'sk_test_empty' }),
-			upload({ templateId: rl(template.id) }),
+			uploadParams({ templateId: rl(template.id) }),
 			[pdfItem()],
 		);
 		expect(result.error?.message).toBe('Not enough scan credit (item 0)');
@@ -377,7 +374,7 @@ describe('API errors of the upload', () => {
 	});
 
 	test('404 for an inactive template', async () => {
-		const result = await run(sb.env(), upload({ templateId: rl(5) }), [pdfItem()]);
+		const result = await run(sb.env(), uploadParams({ templateId: rl(5) }), [pdfItem()]);
 		expect(result.error?.message).toMatch(/^Not found: .*\(item 0\)$/);
 		expect(result.error?.description).toMatch(/only active templates/);
 		expect(credits()).toBe(0);
@@ -385,7 +382,7 @@ describe('API errors of the upload', () => {
 
 	test('422 from the service names the field', async () => {
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'status', status: 422 });
-		const result = await run(sb.env(), upload(), [pdfItem()]);
+		const result = await run(sb.env(), uploadParams(), [pdfItem()]);
 		expect(result.error?.message).toBe('The API rejected the request: invalid parameters (item 0)');
 		expect(result.error?.description).toMatch(/Injected fault: HTTP 422/);
 		expect(sb.get().control.requests()).toHaveLength(1);
@@ -395,7 +392,7 @@ describe('API errors of the upload', () => {
 		sb.get().control.reset({ rateLimitPerHour: 1 });
 		const result = await run(
 			sb.env(),
-			upload({ options: { concurrency: 1 } }),
+			uploadParams({ options: { concurrency: 1 } }),
 			[pdfItem('a.pdf'), pdfItem('b.pdf')],
 			true,
 		);
@@ -428,7 +425,12 @@ describe('items', () => {
 			binaryItem(pdfBytes(), 'four.docx', 'application/pdf'),
 			pdfItem('five.pdf'),
 		];
-		const result = await run(sb.env(), upload(), items as ReturnType<typeof binaryItem>[], true);
+		const result = await run(
+			sb.env(),
+			uploadParams(),
+			items as ReturnType<typeof binaryItem>[],
+			true,
+		);
 		expect(result.error).toBeUndefined();
 		const out = jsonOf(result);
 		expect(out).toHaveLength(5);
@@ -446,7 +448,7 @@ describe('items', () => {
 	});
 
 	test('without Continue On Fail the execution fails naming the item', async () => {
-		const result = await run(sb.env(), upload(), [
+		const result = await run(sb.env(), uploadParams(), [
 			pdfItem('ok.pdf'),
 			{ json: {} } as ReturnType<typeof binaryItem>,
 		]);
@@ -472,7 +474,7 @@ describe('items', () => {
 		const names = Array.from({ length: 8 }, (_, i) => `doc-${i}.pdf`);
 		const result = await run(
 			sb.env(),
-			upload({ options: { concurrency: 4 } }),
+			uploadParams({ options: { concurrency: 4 } }),
 			names.map((n) => pdfItem(n)),
 		);
 		expect(result.error).toBeUndefined();
@@ -501,7 +503,7 @@ describe('items', () => {
 		});
 		const result = await run(
 			sb.env(),
-			upload({ options: { concurrency: 1 } }),
+			uploadParams({ options: { concurrency: 1 } }),
 			[1, 2, 3, 4].map((n) => pdfItem(`s${n}.pdf`)),
 		);
 		expect(result.error).toBeUndefined();
@@ -517,7 +519,9 @@ describe('items', () => {
 });
 
 test('no API key in any error', async () => {
-	const result = await run(sb.env({ apiKey: 'sk_live_should_not_leak' }), upload(), [pdfItem()]);
+	const result = await run(sb.env({ apiKey: 'sk_live_should_not_leak' }), uploadParams(), [
+		pdfItem(),
+	]);
 	expect(result.error?.message).toBe(
 		'Authentication failed: the API key is missing or not valid (item 0)',
 	);

@@ -7,8 +7,12 @@ import path from 'node:path';
 
 import type { INodeProperties, INodePropertyCollection, INodeType } from 'n8n-workflow';
 
-import { ACTION_NODE_TYPE, loadPackage, TRIGGER_NODE_TYPE } from '../harness/n8n';
-import { POLL_TRIGGER_NODE_TYPE } from '../harness/poll';
+import {
+	ACTION_NODE_TYPE,
+	loadPackage,
+	POLL_TRIGGER_NODE_TYPE,
+	TRIGGER_NODE_TYPE,
+} from '../support/package';
 import { proseLines } from './markdown';
 
 const reference = readFileSync(path.resolve(__dirname, '../../docs/reference.md'), 'utf8');

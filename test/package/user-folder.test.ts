@@ -10,7 +10,7 @@ import { Container } from '@n8n/di';
 import { InstanceSettings } from 'n8n-core';
 
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
-import { runNode } from '../harness/n8n';
+import { runNode } from '../support/run-node';
 
 let sandbox: Sandbox;
 beforeAll(async () => {

@@ -4,8 +4,12 @@ import path from 'node:path';
 
 import type { INodeProperties, INodeType } from 'n8n-workflow';
 
-import { loadPackage, PACKAGE_DIR, TRIGGER_NODE_TYPE } from '../harness/n8n';
-import { POLL_TRIGGER_NODE_TYPE } from '../harness/poll';
+import {
+	loadPackage,
+	PACKAGE_DIR,
+	POLL_TRIGGER_NODE_TYPE,
+	TRIGGER_NODE_TYPE,
+} from '../support/package';
 
 let poll: INodeType;
 let webhook: INodeType;

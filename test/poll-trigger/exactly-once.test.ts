@@ -4,7 +4,8 @@
  * PollContext against the sandbox over HTTP.
  */
 import { type Sandbox, startSandbox } from '../../sandbox/server';
-import { emittedIds, makePoll, range, requestLines, seed, upload, waitFinished } from './helpers';
+import { emittedIds, makePoll, range, requestLines, seed, waitFinished } from './helpers';
+import { uploadScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 
@@ -47,7 +48,7 @@ describe('first activation', () => {
 
 	test('a scan still processing at activation comes out when it finishes', async () => {
 		sandbox.control.hold(true);
-		const running = await upload(sandbox, 'running.pdf');
+		const running = await uploadScan(sandbox, 'running.pdf');
 		const trigger = await makePoll(sandbox);
 		await trigger.activate();
 		expect(trigger.nodeStaticData.pending).toEqual([running]);
@@ -65,7 +66,7 @@ test('out-of-order completion: a scan created earlier and finished later comes o
 	await trigger.activate();
 
 	sandbox.control.hold(true);
-	const early = await upload(sandbox, 'early.pdf');
+	const early = await uploadScan(sandbox, 'early.pdf');
 	const [late] = seed(sandbox, 1); // created after `early`, already finished
 	expect(emittedIds(await trigger.poll())).toEqual([late]);
 	expect(trigger.nodeStaticData.pending).toEqual([early]);
@@ -81,7 +82,7 @@ test('a pending scan deeper than the pages read is fetched on its own, and still
 	const trigger = await makePoll(sandbox);
 	await trigger.activate();
 	sandbox.control.hold(true);
-	const slow = await upload(sandbox, 'slow.pdf');
+	const slow = await uploadScan(sandbox, 'slow.pdf');
 	expect(await trigger.poll()).toBeNull();
 
 	const burst = seed(sandbox, 40);

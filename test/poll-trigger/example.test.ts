@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { INode } from 'n8n-workflow';
 
 import { type Sandbox, startSandbox } from '../../sandbox/server';
-import { POLL_TRIGGER_NODE_TYPE } from '../harness/poll';
+import { POLL_TRIGGER_NODE_TYPE } from '../support/package';
 import { emittedIds, makePoll, seed } from './helpers';
 
 const workflow = JSON.parse(

@@ -2,9 +2,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
-import { PollHarness, type SavedWorkflow } from '../harness/poll';
-
-export const ALL_EVENTS = ['scan.completed', 'scan.failed'];
+import { ALL_EVENTS } from '../support/fixtures';
+import { PollHarness, type SavedWorkflow } from '../support/poll-harness';
 
 export async function makePoll(
 	sandbox: Sandbox,
@@ -26,21 +25,6 @@ export function seed(
 	templateId = 1,
 ): number[] {
 	return sandbox.control.seedScans({ count, status: status as never, template_id: templateId });
-}
-
-/** Uploads a file through the API; the sandbox processes it (unless held). */
-export async function upload(sandbox: Sandbox, filename: string, templateId = 1): Promise<number> {
-	const form = new FormData();
-	form.append('template_id', String(templateId));
-	form.append('file', new Blob([`%PDF-1.4\n% ${filename} ${Math.random()}\n%%EOF\n`]), filename);
-	const res = await fetch(`${sandbox.baseUrl}/scans`, {
-		method: 'POST',
-		headers: { Accept: 'application/json', Authorization: `Bearer ${DEFAULT_API_KEY}` },
-		body: form,
-	});
-	const body = (await res.json()) as IDataObject;
-	if (res.status !== 201) throw new Error(`Upload failed: ${res.status} ${JSON.stringify(body)}`);
-	return ((body.data as IDataObject | undefined)?.id ?? body.id) as number;
 }
 
 /**

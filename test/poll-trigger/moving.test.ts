@@ -6,7 +6,8 @@ import { PollContext } from 'n8n-core';
 
 import { type Sandbox, startSandbox } from '../../sandbox/server';
 import { STUCK_MAX_FAILURES } from '../../nodes/DocumentScanningPollTrigger/state';
-import { emittedIds, makePoll, seed, upload, waitFinished } from './helpers';
+import { emittedIds, makePoll, seed, waitFinished } from './helpers';
+import { uploadScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 
@@ -50,7 +51,7 @@ test('first activation with 30 scans still processing: each comes out when it fi
 	seed(sandbox, 10);
 	sandbox.control.hold(true);
 	const running: number[] = [];
-	for (let i = 0; i < 30; i++) running.push(await upload(sandbox, `running-${i}.pdf`));
+	for (let i = 0; i < 30; i++) running.push(await uploadScan(sandbox, `running-${i}.pdf`));
 	const trigger = await makePoll(sandbox);
 	expect(await trigger.activate()).toBeNull();
 	expect([...(trigger.nodeStaticData.pending as number[])].sort((a, b) => a - b)).toEqual(running);
@@ -65,7 +66,7 @@ test('first activation with 30 scans still processing: each comes out when it fi
 
 test('first activation looks back 24 hours on the service clock, not through the whole history', async () => {
 	sandbox.control.hold(true);
-	const old = await upload(sandbox, 'old-stuck.pdf');
+	const old = await uploadScan(sandbox, 'old-stuck.pdf');
 	seed(sandbox, 30);
 	sandbox.control.advanceClock(25 * 60 * 60 * 1000);
 	const recent = seed(sandbox, 30);
@@ -81,7 +82,7 @@ describe('one stuck scan', () => {
 		const trigger = await makePoll(sandbox);
 		await trigger.activate();
 		sandbox.control.hold(true);
-		const slow = await upload(sandbox, 'slow.pdf');
+		const slow = await uploadScan(sandbox, 'slow.pdf');
 		expect(await trigger.poll()).toBeNull();
 		// Push it below page 1, so it is fetched on its own; its GET always fails.
 		expect(emittedIds(await trigger.poll())).toEqual([]);

@@ -5,7 +5,8 @@
  * duplicate none.
  */
 import { type Sandbox, startSandbox } from '../../sandbox/server';
-import { emittedIds, makePoll, seed, upload, waitFinished } from './helpers';
+import { emittedIds, makePoll, seed, waitFinished } from './helpers';
+import { uploadScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 
@@ -40,7 +41,7 @@ test('changes of non-emitting polls are lost on restart: no event lost, none dup
 
 	// Polls that emit nothing but change the state in memory:
 	sandbox.control.hold(true);
-	const waiting = await upload(sandbox, 'waiting.pdf'); // new and unfinished -> pending
+	const waiting = await uploadScan(sandbox, 'waiting.pdf'); // new and unfinished -> pending
 	const filteredFailed = seed(sandbox, 1, 'failed'); // finished but filtered -> settled
 	const otherTemplate = seed(sandbox, 1, 'completed', 2); // finished but filtered -> settled
 	expect(await trigger.poll()).toBeNull();
@@ -69,7 +70,7 @@ test('a pending scan settled (filtered out) by a lost poll is settled again afte
 	});
 	await trigger.activate();
 	sandbox.control.hold(true);
-	const otherTemplate = await upload(sandbox, 'delivery-note.pdf', 2);
+	const otherTemplate = await uploadScan(sandbox, 'delivery-note.pdf', 2);
 	const [marker] = seed(sandbox, 1, 'completed', 1);
 	expect(emittedIds(await trigger.poll())).toEqual([marker]); // emits, so n8n saves: pending = [otherTemplate]
 	expect(trigger.savedNodeStaticData.pending).toEqual([otherTemplate]);

@@ -1,5 +1,5 @@
 import { DEFAULT_API_KEY, NO_BUSINESS_API_KEY, Sandbox, startSandbox } from '../../sandbox/server';
-import { api, upload, unwrap } from './helpers';
+import { api, postScan, unwrap } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 
@@ -48,7 +48,7 @@ describe('authentication', () => {
 			const reply = await api(sandbox, 'GET', path, { key: NO_BUSINESS_API_KEY });
 			expect([path, reply.status, reply.body.error]).toEqual([path, 403, 'forbidden']);
 		}
-		const uploadReply = await upload(sandbox, { key: NO_BUSINESS_API_KEY });
+		const uploadReply = await postScan(sandbox, { key: NO_BUSINESS_API_KEY });
 		expect(uploadReply.status).toBe(403);
 	});
 
@@ -65,11 +65,11 @@ describe('authentication', () => {
 	});
 
 	it('keeps accounts apart: another account sees neither scans nor templates of the first', async () => {
-		const created = unwrap((await upload(sandbox)).body);
+		const created = unwrap((await postScan(sandbox)).body);
 		sandbox.control.createAccount({ apiKeys: ['other'] });
 		expect((await api(sandbox, 'GET', `/scans/${created.id}`, { key: 'other' })).status).toBe(404);
 		expect((await api(sandbox, 'GET', '/templates', { key: 'other' })).body).toEqual({ data: [] });
-		expect((await upload(sandbox, { key: 'other', templateId: 1 })).status).toBe(404);
+		expect((await postScan(sandbox, { key: 'other', templateId: 1 })).status).toBe(404);
 	});
 });
 
@@ -133,14 +133,14 @@ describe('faults', () => {
 		const first = await api(sandbox, 'GET', '/scans');
 		expect(first.status).toBe(503);
 		expect(first.headers.get('retry-after')).toBe('7');
-		expect((await upload(sandbox)).status).toBe(201); // POST /scans is not matched
+		expect((await postScan(sandbox)).status).toBe(201); // POST /scans is not matched
 		expect((await api(sandbox, 'GET', '/scans')).status).toBe(503);
 		expect((await api(sandbox, 'GET', '/scans')).status).toBe(200);
 	});
 
 	it("'drop' destroys the connection without processing", async () => {
 		sandbox.control.addFault({ method: 'POST', path: '^/scans$', kind: 'drop' });
-		await expect(upload(sandbox)).rejects.toThrow();
+		await expect(postScan(sandbox)).rejects.toThrow();
 		expect(sandbox.control.account().used_scans).toBe(0);
 		expect(sandbox.control.requests()[0]).toMatchObject({
 			path: '/scans',
@@ -151,7 +151,7 @@ describe('faults', () => {
 
 	it("'dropAfterCommit' creates and charges the scan but gives no response", async () => {
 		sandbox.control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		await expect(upload(sandbox, { filename: 'committed.pdf' })).rejects.toThrow();
+		await expect(postScan(sandbox, { filename: 'committed.pdf' })).rejects.toThrow();
 		expect(sandbox.control.account().used_scans).toBe(1);
 		const list = unwrap((await api(sandbox, 'GET', '/scans')).body);
 		expect(list.map((s: { filename: string }) => s.filename)).toEqual(['committed.pdf']);

@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { Sandbox, startSandbox } from '../../sandbox/server';
-import { api, Reply, startReceiver, upload, unwrap } from './helpers';
+import { signatureHeader } from '../../sandbox/signing';
+import { api, Reply, postScan, unwrap } from '../support/sandbox-api';
+import { startConsumer } from '../support/webhook-consumer';
 
 let sandbox: Sandbox;
 const log: string[] = [];
@@ -27,7 +28,7 @@ async function control(
 
 describe('HTTP control surface (/__sandbox)', () => {
 	it('resets with new options and changes options live', async () => {
-		await upload(sandbox);
+		await postScan(sandbox);
 		const reset = await control('POST', '/reset', { envelope: 'bare' });
 		expect(reset.status).toBe(200);
 		expect(reset.body.options.envelope).toBe('bare');
@@ -86,7 +87,7 @@ describe('HTTP control surface (/__sandbox)', () => {
 	it('holds processing, queues outcomes, injects faults, moves the clock and lists requests', async () => {
 		await control('POST', '/hold', { hold: true });
 		await control('POST', '/next-outcomes', { outcomes: ['failed'] });
-		const { id } = unwrap((await upload(sandbox, { filename: 'ok.pdf' })).body);
+		const { id } = unwrap((await postScan(sandbox, { filename: 'ok.pdf' })).body);
 		expect(sandbox.control.getScan(id)?.status).toBe('uploaded');
 		expect((await control('POST', `/scans/${id}/step`)).body).toEqual({ id, status: 'processing' });
 		expect(sandbox.control.getScan(id)?.status).toBe('processing');
@@ -107,10 +108,10 @@ describe('HTTP control surface (/__sandbox)', () => {
 		await control('DELETE', '/faults');
 		expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
 
-		const before = Date.parse(unwrap((await upload(sandbox)).body).created_at);
+		const before = Date.parse(unwrap((await postScan(sandbox)).body).created_at);
 		const moved = await control('POST', '/clock', { advanceMs: 2 * 3600 * 1000 });
 		expect(Date.parse(moved.body.now) - before).toBeGreaterThanOrEqual(2 * 3600 * 1000 - 1000);
-		const after = Date.parse(unwrap((await upload(sandbox)).body).created_at);
+		const after = Date.parse(unwrap((await postScan(sandbox)).body).created_at);
 		expect(after - before).toBeGreaterThanOrEqual(2 * 3600 * 1000 - 1000);
 
 		const requests = await control('GET', '/requests');
@@ -131,7 +132,7 @@ describe('HTTP control surface (/__sandbox)', () => {
 	});
 
 	it('delivers on demand, waits for deliveries and deactivates or deletes webhooks', async () => {
-		const r = await startReceiver(200);
+		const r = await startConsumer(200);
 		try {
 			sandbox.control.setOptions({ allowInsecureWebhookUrls: true });
 			const hook = unwrap(
@@ -146,7 +147,7 @@ describe('HTTP control surface (/__sandbox)', () => {
 				event: 'scan.failed',
 			});
 			expect(delivered.body).toMatchObject({ event: 'scan.failed', status: 200, success: true });
-			const expected = `sha256=${createHmac('sha256', hook.secret).update(r.received[0].rawBody).digest('hex')}`;
+			const expected = signatureHeader(hook.secret, r.received[0].rawBody);
 			expect(r.received[0].headers['x-service-signature']).toBe(expected);
 			expect(
 				(await control('POST', '/deliveries/wait', { count: 1, timeoutMs: 100 })).body,

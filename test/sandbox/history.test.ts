@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 
 import { Sandbox, startSandbox } from '../../sandbox/server';
-import { api, pdfBytes, unwrap, upload } from './helpers';
+import { pdfBytes } from '../support/fixtures';
+import { api, unwrap, postScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 
@@ -28,10 +29,10 @@ describe('seeded history', () => {
 		expect(unwrap((await api(sandbox, 'GET', `/scans/${id}`)).body).filename).toBe(
 			'Invoice-2024-03.pdf',
 		);
-		expect((await upload(sandbox, { file: bytes, filename: 'scan.pdf' })).status).toBe(409);
-		expect((await upload(sandbox, { file: pdfBytes('other'), filename: 'scan.pdf' })).status).toBe(
-			201,
-		);
+		expect((await postScan(sandbox, { file: bytes, filename: 'scan.pdf' })).status).toBe(409);
+		expect(
+			(await postScan(sandbox, { file: pdfBytes('other'), filename: 'scan.pdf' })).status,
+		).toBe(201);
 		expect(sandbox.control.account().used_scans).toBe(1);
 	});
 
@@ -62,7 +63,7 @@ describe('seeded history', () => {
 			body: JSON.stringify({ count: 1, filename: 'a.pdf', content_sha256: sha256(bytes) }),
 		});
 		expect(reply.status).toBe(201);
-		expect((await upload(sandbox, { file: bytes, filename: 'b.pdf' })).status).toBe(409);
+		expect((await postScan(sandbox, { file: bytes, filename: 'b.pdf' })).status).toBe(409);
 		sandbox.control.seedScans({ count: 20_000 });
 		// Seeding blocked the event loop: let the server close its idle kept-alive sockets (and the
 		// client see it) before the next request, as after any blocking call.

@@ -1,5 +1,5 @@
 import { Sandbox, startSandbox } from '../../sandbox/server';
-import { api } from './helpers';
+import { api } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 

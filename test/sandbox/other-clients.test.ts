@@ -1,6 +1,6 @@
 /** The sandbox's other clients of an account: recent uploads, credit, and slots taken mid-batch (control and HTTP). */
 import { startSandbox, Sandbox } from '../../sandbox/server';
-import { api, unwrap, upload } from './helpers';
+import { api, unwrap, postScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -32,10 +32,10 @@ describe('seedUploads', () => {
 		expect(listed.every((s) => s.status === 'completed')).toBe(true);
 		const oldest = Date.parse(listed[listed.length - 1].created_at);
 		expect(Date.now() - oldest).toBeGreaterThanOrEqual(40 * 60_000 - 1000);
-		expect((await upload(sandbox)).status).toBe(201);
-		expect((await upload(sandbox)).status).toBe(429);
+		expect((await postScan(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(429);
 		sandbox.control.advanceClock(20 * 60_000 + 1000); // the oldest leaves the hour
-		expect((await upload(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(201);
 	});
 
 	it('is reachable over HTTP, and refuses ages of an hour or more', async () => {
@@ -49,8 +49,8 @@ describe('setCredits and takeAfterUploads', () => {
 	it('sets the remaining credit', async () => {
 		expect((await control('/credits', { remaining: 1 })).status).toBe(200);
 		expect(unwrap((await api(sandbox, 'GET', '/account')).body).remaining_scans).toBe(1);
-		expect((await upload(sandbox)).status).toBe(201);
-		expect((await upload(sandbox)).status).toBe(402);
+		expect((await postScan(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(402);
 	});
 
 	it('after K accepted uploads another client takes slots and credit at once', async () => {
@@ -58,11 +58,11 @@ describe('setCredits and takeAfterUploads', () => {
 		expect((await control('/take-after-uploads', { after: 2, slots: 7 })).status).toBe(201);
 		sandbox.control.takeAfterUploads({ after: 2, credits: 5 });
 		const before = sandbox.control.account().remaining_scans;
-		expect((await upload(sandbox)).status).toBe(201);
-		expect((await upload(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(201);
 		// 2 own + 7 taken: one slot left; the credit dropped by 2 + 7 + 5.
 		expect(sandbox.control.account().remaining_scans).toBe(before - 14);
-		expect((await upload(sandbox)).status).toBe(201);
-		expect((await upload(sandbox)).status).toBe(429);
+		expect((await postScan(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(429);
 	});
 });

@@ -1,5 +1,6 @@
 import { Sandbox, startSandbox } from '../../sandbox/server';
-import { api, pdfBytes, upload, unwrap, waitForStatus } from './helpers';
+import { pdfBytes } from '../support/fixtures';
+import { api, postScan, unwrap, waitForStatus } from '../support/sandbox-api';
 
 const DELAY = 40;
 const OFFSET_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;
@@ -20,7 +21,7 @@ describe('state transitions', () => {
 	it('goes uploaded -> processing -> completed, each step observable while held', async () => {
 		// Held, a scan moves only when the test steps it: no status can be passed between two polls.
 		sandbox.control.hold(true);
-		const { id } = unwrap((await upload(sandbox, { filename: 'invoice.pdf' })).body);
+		const { id } = unwrap((await postScan(sandbox, { filename: 'invoice.pdf' })).body);
 		const uploaded = await getScan(id);
 		expect(uploaded).toMatchObject({
 			status: 'uploaded',
@@ -57,7 +58,7 @@ describe('state transitions', () => {
 
 	it('steps a held scan to its outcome; refuses to step without hold or past the end', async () => {
 		sandbox.control.setNextOutcomes(['failed']);
-		const { id } = unwrap((await upload(sandbox, { filename: 'ok.pdf' })).body);
+		const { id } = unwrap((await postScan(sandbox, { filename: 'ok.pdf' })).body);
 		expect(() => sandbox.control.step(id)).toThrow(/needs hold\(true\)/);
 		sandbox.control.hold(true);
 		expect(sandbox.control.step(id)).toBe('processing');
@@ -75,7 +76,7 @@ describe('state transitions', () => {
 	});
 
 	it('ends in failed for a file name containing "fail": error message, no data, credit returned', async () => {
-		const { id } = unwrap((await upload(sandbox, { filename: 'please-FAIL.pdf' })).body);
+		const { id } = unwrap((await postScan(sandbox, { filename: 'please-FAIL.pdf' })).body);
 		expect(sandbox.control.account().used_scans).toBe(1);
 		const failed = await waitForStatus(sandbox, id, ['failed', 'completed', 'validation_failed']);
 		expect(failed).toMatchObject({
@@ -91,7 +92,7 @@ describe('state transitions', () => {
 
 	it('ends in validation_failed for a file name containing "invalid": data kept, errors as {field, rule, message}', async () => {
 		const { id } = unwrap(
-			(await upload(sandbox, { filename: 'invalid-invoice.pdf', templateId: 3 })).body,
+			(await postScan(sandbox, { filename: 'invalid-invoice.pdf', templateId: 3 })).body,
 		);
 		const scan = await waitForStatus(sandbox, id, ['failed', 'completed', 'validation_failed']);
 		expect(scan.status).toBe('validation_failed');
@@ -108,7 +109,7 @@ describe('state transitions', () => {
 		sandbox.control.setNextOutcomes(['failed', 'validation_failed']);
 		const ids: number[] = [];
 		for (const filename of ['ok-1.pdf', 'ok-2.pdf', 'ok-3.pdf'])
-			ids.push(unwrap((await upload(sandbox, { filename })).body).id);
+			ids.push(unwrap((await postScan(sandbox, { filename })).body).id);
 		const statuses = [];
 		for (const id of ids)
 			statuses.push(
@@ -129,7 +130,7 @@ describe('extracted data', () => {
 		],
 		[4, ['document_type', 'merchant', 'total', 'date']],
 	])('template %i gives the fields of its extraction mode', async (templateId, keys) => {
-		const { id } = unwrap((await upload(sandbox, { templateId })).body);
+		const { id } = unwrap((await postScan(sandbox, { templateId })).body);
 		const scan = await waitForStatus(sandbox, id, ['completed']);
 		expect(Object.keys(scan.extracted_data)).toEqual(keys);
 		const rows = scan.extracted_data.rows ?? scan.extracted_data.line_items;
@@ -155,12 +156,20 @@ describe('extracted data', () => {
 			name: 'Invoice',
 			extraction_mode: 'scalar',
 		});
-		const a = unwrap((await upload(sandbox, { file, filename: 'x.pdf' })).body);
+		const a = unwrap((await postScan(sandbox, { file, filename: 'x.pdf' })).body);
 		const b = unwrap(
-			(await upload(sandbox, { file, filename: 'x.pdf', key: 'twin', templateId: twinTemplate.id }))
-				.body,
+			(
+				await postScan(sandbox, {
+					file,
+					filename: 'x.pdf',
+					key: 'twin',
+					templateId: twinTemplate.id,
+				})
+			).body,
 		);
-		const c = unwrap((await upload(sandbox, { file: pdfBytes('other'), filename: 'x.pdf' })).body);
+		const c = unwrap(
+			(await postScan(sandbox, { file: pdfBytes('other'), filename: 'x.pdf' })).body,
+		);
 		const [sa, sb, sc] = await Promise.all([
 			waitForStatus(sandbox, a.id, ['completed']),
 			waitForStatus(sandbox, b.id, ['completed'], undefined, 'twin'),
@@ -185,7 +194,7 @@ describe('extracted data', () => {
 		expect(sandbox.control.account().used_scans).toBe(0);
 		// A scan uploaded after them runs through both steps; had the seeded ones been scheduled
 		// too, their earlier timers would have fired first.
-		const { id: uploaded } = unwrap((await upload(sandbox)).body);
+		const { id: uploaded } = unwrap((await postScan(sandbox)).body);
 		await waitForStatus(sandbox, uploaded, ['completed']);
 		for (const id of ids)
 			expect(await getScan(id)).toMatchObject({

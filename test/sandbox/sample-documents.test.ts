@@ -10,7 +10,8 @@ import path from 'node:path';
 
 import { pdfTextLines } from '../../sandbox/engine/pdf-text';
 import { Sandbox, startSandbox } from '../../sandbox/server';
-import { pdfBytes, upload, unwrap, waitForStatus } from './helpers';
+import { pdfBytes } from '../support/fixtures';
+import { postScan, unwrap, waitForStatus } from '../support/sandbox-api';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -117,7 +118,7 @@ afterAll(() => sandbox.close());
 beforeEach(() => sandbox.control.reset());
 
 async function scan(file: string, pdf: Buffer, templateId = 3): Promise<any> {
-	const reply = await upload(sandbox, { file: pdf, filename: file, templateId });
+	const reply = await postScan(sandbox, { file: pdf, filename: file, templateId });
 	expect(reply.status).toBe(201);
 	return waitForStatus(sandbox, unwrap(reply.body).id, [
 		'completed',

@@ -1,14 +1,6 @@
 import { DEFAULT_API_KEY, Sandbox, startSandbox } from '../../sandbox/server';
-import {
-	api,
-	jpegBytes,
-	pdfBytes,
-	pngBytes,
-	Reply,
-	unwrap,
-	upload,
-	waitForStatus,
-} from './helpers';
+import { jpegBytes, pdfBytes, pngBytes } from '../support/fixtures';
+import { api, Reply, unwrap, postScan, waitForStatus } from '../support/sandbox-api';
 
 const MB20 = 20 * 1024 * 1024;
 
@@ -22,7 +14,7 @@ beforeEach(() => sandbox.control.reset());
 
 describe('POST /scans success', () => {
 	it('answers 201 with only id, status, template_id, filename, created_at and uses one credit', async () => {
-		const reply = await upload(sandbox, { templateId: 2, filename: 'note.pdf' });
+		const reply = await postScan(sandbox, { templateId: 2, filename: 'note.pdf' });
 		expect(reply.status).toBe(201);
 		expect(Object.keys(reply.body)).toEqual(['data']);
 		expect(reply.body.data).toEqual({
@@ -43,7 +35,7 @@ describe('POST /scans success', () => {
 
 	it('answers a bare object with the bare envelope', async () => {
 		sandbox.control.setOptions({ envelope: 'bare' });
-		const reply = await upload(sandbox, { filename: 'bare.pdf' });
+		const reply = await postScan(sandbox, { filename: 'bare.pdf' });
 		expect(reply.status).toBe(201);
 		expect(reply.body).toMatchObject({
 			id: 1,
@@ -60,32 +52,36 @@ describe('POST /scans success', () => {
 		['JPEG as .jpg', jpegBytes, 'c.jpg'],
 		['JPEG as .jpeg', jpegBytes, 'd.jpeg'],
 	])('accepts %s', async (_label, make, filename) => {
-		expect((await upload(sandbox, { file: make(), filename })).status).toBe(201);
+		expect((await postScan(sandbox, { file: make(), filename })).status).toBe(201);
 	});
 
 	it('accepts a file of exactly 20 MB', async () => {
 		const file = Buffer.alloc(MB20, 0x20);
 		pdfBytes().copy(file);
-		const reply = await upload(sandbox, { file, filename: 'big.pdf' });
+		const reply = await postScan(sandbox, { file, filename: 'big.pdf' });
 		expect(reply.status).toBe(201);
 	});
 });
 
 describe('POST /scans file names', () => {
 	it('reads a multipart file name as UTF-8: "Rechnung Müller.pdf" is stored and answered unchanged', async () => {
-		const reply = await upload(sandbox, { filename: 'Rechnung Müller.pdf' });
+		const reply = await postScan(sandbox, { filename: 'Rechnung Müller.pdf' });
 		expect(reply.status).toBe(201);
 		expect(reply.body.data.filename).toBe('Rechnung Müller.pdf');
 		expect(sandbox.control.getScan(reply.body.data.id)?.filename).toBe('Rechnung Müller.pdf');
 	});
 
 	it('stores the name without its folder by default, and as sent with storedFilename "asSent"', async () => {
-		expect((await upload(sandbox, { filename: 'dir/sub/b.pdf' })).body.data.filename).toBe('b.pdf');
-		expect((await upload(sandbox, { filename: 'c:\\docs\\c.pdf' })).body.data.filename).toBe(
+		expect((await postScan(sandbox, { filename: 'dir/sub/b.pdf' })).body.data.filename).toBe(
+			'b.pdf',
+		);
+		expect((await postScan(sandbox, { filename: 'c:\\docs\\c.pdf' })).body.data.filename).toBe(
 			'c.pdf',
 		);
 		sandbox.control.setOptions({ storedFilename: 'asSent' });
-		expect((await upload(sandbox, { filename: 'dir/a.pdf' })).body.data.filename).toBe('dir/a.pdf');
+		expect((await postScan(sandbox, { filename: 'dir/a.pdf' })).body.data.filename).toBe(
+			'dir/a.pdf',
+		);
 	});
 
 	it('answers with a Date header from its own (virtual) clock', async () => {
@@ -101,7 +97,7 @@ describe('POST /scans file names', () => {
 
 describe('POST /scans validation (422)', () => {
 	it('names both missing fields (map shape)', async () => {
-		const reply = await upload(sandbox, { templateId: null, file: null });
+		const reply = await postScan(sandbox, { templateId: null, file: null });
 		expect(reply.status).toBe(422);
 		expect(reply.body).toEqual({
 			error: 'validation_failed',
@@ -112,7 +108,7 @@ describe('POST /scans validation (422)', () => {
 
 	it('names the fields in the list shape', async () => {
 		sandbox.control.setOptions({ errorsShape: 'list' });
-		const reply = await upload(sandbox, { templateId: 'abc', file: null });
+		const reply = await postScan(sandbox, { templateId: 'abc', file: null });
 		expect(reply.status).toBe(422);
 		expect(reply.body.errors).toEqual([
 			{ field: 'template_id', message: expect.stringMatching(/integer/) },
@@ -121,7 +117,7 @@ describe('POST /scans validation (422)', () => {
 	});
 
 	it.each(['abc', '1.5', '-1', '0', ''])('refuses template_id %p', async (templateId) => {
-		const reply = await upload(sandbox, { templateId });
+		const reply = await postScan(sandbox, { templateId });
 		expect(reply.status).toBe(422);
 		expect(Object.keys(reply.body.errors)).toEqual(['template_id']);
 	});
@@ -154,7 +150,7 @@ describe('POST /scans validation (422)', () => {
 		['PDF content without an extension', pdfBytes(), 'document', /file name must end/],
 		['a GIF', Buffer.from('GIF89a.....'), 'x.gif', /file name must end/],
 	])('refuses %s', async (_label, file, filename, message) => {
-		const reply = await upload(sandbox, { file, filename });
+		const reply = await postScan(sandbox, { file, filename });
 		expect(reply.status).toBe(422);
 		expect(Object.keys(reply.body.errors)).toEqual(['file']);
 		expect(reply.body.errors.file.join(' ')).toMatch(message);
@@ -164,7 +160,7 @@ describe('POST /scans validation (422)', () => {
 	it('refuses a file one byte over 20 MB', async () => {
 		const file = Buffer.alloc(MB20 + 1, 0x20);
 		pdfBytes().copy(file);
-		const reply = await upload(sandbox, { file, filename: 'huge.pdf' });
+		const reply = await postScan(sandbox, { file, filename: 'huge.pdf' });
 		expect(reply.status).toBe(422);
 		expect(reply.body.errors.file[0]).toMatch(/20 MB/);
 	});
@@ -175,7 +171,7 @@ describe('POST /scans 404, 402, 409, 429', () => {
 		['an unknown template', 99],
 		['an inactive template', 5],
 	])('answers 404 with a message for %s', async (_label, templateId) => {
-		const reply = await upload(sandbox, { templateId });
+		const reply = await postScan(sandbox, { templateId });
 		expect(reply.status).toBe(404);
 		expect(reply.body).toEqual({
 			error: 'not_found',
@@ -190,48 +186,48 @@ describe('POST /scans 404, 402, 409, 429', () => {
 			name: 'T',
 			extraction_mode: 'scalar',
 		});
-		const first = await upload(sandbox, {
+		const first = await postScan(sandbox, {
 			key: 'poor',
 			templateId: template.id,
 			filename: 'will-fail.pdf',
 		});
 		expect(first.status).toBe(201);
-		const second = await upload(sandbox, { key: 'poor', templateId: template.id });
+		const second = await postScan(sandbox, { key: 'poor', templateId: template.id });
 		expect(second.status).toBe(402);
 		expect(second.body).toEqual({ error: 'insufficient_credits', message: expect.any(String) });
 
 		const failed = await waitForStatus(sandbox, first.body.data.id, ['failed'], undefined, 'poor');
 		expect(failed.error_message).toEqual(expect.any(String));
 		expect(sandbox.control.account('poor')).toMatchObject({ used_scans: 0, remaining_scans: 1 });
-		expect((await upload(sandbox, { key: 'poor', templateId: template.id })).status).toBe(201);
+		expect((await postScan(sandbox, { key: 'poor', templateId: template.id })).status).toBe(201);
 	});
 
 	it('answers 409 for the same content with the same template, unless the earlier scan failed', async () => {
 		const file = pdfBytes();
-		expect((await upload(sandbox, { file, templateId: 1, filename: 'a.pdf' })).status).toBe(201);
-		const dup = await upload(sandbox, { file, templateId: 1, filename: 'renamed.pdf' });
+		expect((await postScan(sandbox, { file, templateId: 1, filename: 'a.pdf' })).status).toBe(201);
+		const dup = await postScan(sandbox, { file, templateId: 1, filename: 'renamed.pdf' });
 		expect(dup.status).toBe(409);
 		expect(dup.body).toEqual({
 			error: 'duplicate_upload',
 			message: expect.stringMatching(/already uploaded/),
 		});
-		expect((await upload(sandbox, { file, templateId: 2 })).status).toBe(201);
+		expect((await postScan(sandbox, { file, templateId: 2 })).status).toBe(201);
 
 		const failing = pdfBytes();
-		const failed = await upload(sandbox, { file: failing, filename: 'fail.pdf' });
+		const failed = await postScan(sandbox, { file: failing, filename: 'fail.pdf' });
 		await waitForStatus(sandbox, failed.body.data.id, ['failed']);
-		expect((await upload(sandbox, { file: failing, filename: 'fail.pdf' })).status).toBe(201);
+		expect((await postScan(sandbox, { file: failing, filename: 'fail.pdf' })).status).toBe(201);
 		expect(sandbox.control.account().used_scans).toBe(3);
 	});
 
 	it('answers 429 above the rolling-hour limit, with Retry-After when enabled, and frees slots as the hour rolls', async () => {
 		sandbox.control.reset({ rateLimitPerHour: 3, retryAfter: true });
-		expect((await upload(sandbox)).status).toBe(201);
-		expect((await upload(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(201);
 		sandbox.control.advanceClock(30 * 60 * 1000);
-		expect((await upload(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(201);
 
-		const limited = await upload(sandbox);
+		const limited = await postScan(sandbox);
 		expect(limited.status).toBe(429);
 		expect(limited.body).toEqual({ error: 'too_many_requests', message: expect.any(String) });
 		const retryAfter = Number(limited.headers.get('retry-after'));
@@ -240,15 +236,15 @@ describe('POST /scans 404, 402, 409, 429', () => {
 		expect(sandbox.control.account().used_scans).toBe(3);
 
 		sandbox.control.advanceClock(30 * 60 * 1000 + 1000); // the first two leave the window
-		expect((await upload(sandbox)).status).toBe(201);
-		expect((await upload(sandbox)).status).toBe(201);
-		expect((await upload(sandbox)).status).toBe(429);
+		expect((await postScan(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(201);
+		expect((await postScan(sandbox)).status).toBe(429);
 	});
 
 	it('sends no Retry-After by default', async () => {
 		sandbox.control.reset({ rateLimitPerHour: 1 });
-		expect((await upload(sandbox)).status).toBe(201);
-		const limited = await upload(sandbox);
+		expect((await postScan(sandbox)).status).toBe(201);
+		const limited = await postScan(sandbox);
 		expect(limited.status).toBe(429);
 		expect(limited.headers.get('retry-after')).toBeNull();
 	});
@@ -262,13 +258,15 @@ describe('POST /scans 404, 402, 409, 429', () => {
 		});
 		sandbox.control.setOptions({ rateLimitPerHour: 1 });
 		const file = pdfBytes();
-		expect((await upload(sandbox, { key: 'order', templateId: id, file })).status).toBe(201);
+		expect((await postScan(sandbox, { key: 'order', templateId: id, file })).status).toBe(201);
 		// Now: no credit left, rate limit reached, and `file` is a duplicate.
-		expect((await upload(sandbox, { key: 'order', templateId: 99, file: null })).status).toBe(422);
-		expect((await upload(sandbox, { key: 'order', templateId: 99, file })).status).toBe(404);
-		expect((await upload(sandbox, { key: 'order', templateId: id, file })).status).toBe(429);
+		expect((await postScan(sandbox, { key: 'order', templateId: 99, file: null })).status).toBe(
+			422,
+		);
+		expect((await postScan(sandbox, { key: 'order', templateId: 99, file })).status).toBe(404);
+		expect((await postScan(sandbox, { key: 'order', templateId: id, file })).status).toBe(429);
 		sandbox.control.setOptions({ rateLimitPerHour: 200 });
-		expect((await upload(sandbox, { key: 'order', templateId: id, file })).status).toBe(402);
+		expect((await postScan(sandbox, { key: 'order', templateId: id, file })).status).toBe(402);
 		sandbox.control.reset();
 		sandbox.control.createAccount({ apiKeys: ['order'], credits: 5 });
 		const again = sandbox.control.createTemplate({
@@ -276,14 +274,18 @@ describe('POST /scans 404, 402, 409, 429', () => {
 			name: 'T',
 			extraction_mode: 'scalar',
 		});
-		expect((await upload(sandbox, { key: 'order', templateId: again.id, file })).status).toBe(201);
-		expect((await upload(sandbox, { key: 'order', templateId: again.id, file })).status).toBe(409);
+		expect((await postScan(sandbox, { key: 'order', templateId: again.id, file })).status).toBe(
+			201,
+		);
+		expect((await postScan(sandbox, { key: 'order', templateId: again.id, file })).status).toBe(
+			409,
+		);
 	});
 });
 
 describe('GET /account', () => {
 	it('returns the balance in both envelopes', async () => {
-		await upload(sandbox);
+		await postScan(sandbox);
 		const wrapped = await api(sandbox, 'GET', '/account');
 		expect(wrapped.body).toEqual({
 			data: { remaining_scans: 1999, total_scans: 2000, used_scans: 1 },

@@ -1,21 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Sandbox, startSandbox } from '../../sandbox/server';
-import {
-	api,
-	Receiver,
-	Reply,
-	sleep,
-	startReceiver,
-	unwrap,
-	upload,
-	waitForStatus,
-} from './helpers';
+import { api, Reply, sleep, unwrap, postScan, waitForStatus } from '../support/sandbox-api';
+import { WebhookConsumer, startConsumer } from '../support/webhook-consumer';
 
 let sandbox: Sandbox;
-const receivers: Receiver[] = [];
+const receivers: WebhookConsumer[] = [];
 
-async function receiver(respondWith: number | 'hang' = 200): Promise<Receiver> {
-	const r = await startReceiver(respondWith);
+async function receiver(respondWith: number | 'hang' = 200): Promise<WebhookConsumer> {
+	const r = await startConsumer(respondWith);
 	receivers.push(r);
 	return r;
 }
@@ -241,7 +233,7 @@ describe('deliveries', () => {
 	it('posts a signed scan.completed delivery; the signature verifies with node:crypto', async () => {
 		const r = await receiver(200);
 		const hook = await hookTo(r.url);
-		const { id } = unwrap((await upload(sandbox, { filename: 'paid.pdf' })).body);
+		const { id } = unwrap((await postScan(sandbox, { filename: 'paid.pdf' })).body);
 		const [delivery] = await sandbox.control.waitForDeliveries(1);
 		expect(r.received).toHaveLength(1);
 		const [request] = r.received;
@@ -284,9 +276,9 @@ describe('deliveries', () => {
 	it('sends scan.completed for validation_failed and scan.failed for failed scans, with their bodies', async () => {
 		const r = await receiver(204);
 		const hook = await hookTo(r.url);
-		await upload(sandbox, { filename: 'invalid.pdf' });
+		await postScan(sandbox, { filename: 'invalid.pdf' });
 		await sandbox.control.waitForDeliveries(1);
-		await upload(sandbox, { filename: 'fail.pdf' });
+		await postScan(sandbox, { filename: 'fail.pdf' });
 		await sandbox.control.waitForDeliveries(2);
 		const [completed, failed] = r.received.map((q) => JSON.parse(q.rawBody.toString('utf8')));
 		expect(completed.data.status).toBe('validation_failed');
@@ -313,11 +305,11 @@ describe('deliveries', () => {
 	it('delivers only subscribed events and logs every attempt, newest first', async () => {
 		const r = await receiver(200);
 		const onlyFailed = await hookTo(r.url, ['scan.failed']);
-		const ok = unwrap((await upload(sandbox, { filename: 'fine.pdf' })).body);
+		const ok = unwrap((await postScan(sandbox, { filename: 'fine.pdf' })).body);
 		await waitForStatus(sandbox, ok.id, ['completed']);
-		const bad = unwrap((await upload(sandbox, { filename: 'fail-1.pdf' })).body);
+		const bad = unwrap((await postScan(sandbox, { filename: 'fail-1.pdf' })).body);
 		await sandbox.control.waitForDeliveries(1);
-		const bad2 = unwrap((await upload(sandbox, { filename: 'fail-2.pdf' })).body);
+		const bad2 = unwrap((await postScan(sandbox, { filename: 'fail-2.pdf' })).body);
 		await sandbox.control.waitForDeliveries(2);
 		expect(r.received.map((q) => q.headers['x-service-event'])).toEqual([
 			'scan.failed',
@@ -351,7 +343,7 @@ describe('deliveries', () => {
 		await hookTo(healthy.url, ['scan.completed']);
 
 		const uploadAndWait = async (n: number) => {
-			await upload(sandbox);
+			await postScan(sandbox);
 			await sandbox.control.waitForDeliveries(2 * n);
 		};
 		for (let n = 1; n <= 9; n += 1) await uploadAndWait(n);
@@ -364,7 +356,7 @@ describe('deliveries', () => {
 		);
 		expect(listed).toMatchObject({ is_active: false, failure_count: 10 });
 
-		await upload(sandbox);
+		await postScan(sandbox);
 		await sandbox.control.waitForDeliveries(21); // only the healthy webhook receives the 11th
 		await sleep(50);
 		expect(failing.received).toHaveLength(10);
@@ -417,7 +409,7 @@ describe('deliveries', () => {
 		const r = await receiver(200);
 		const hook = await hookTo(r.url);
 		expect(sandbox.control.deleteWebhookDirect(hook.id)).toBe(true);
-		const { id } = unwrap((await upload(sandbox)).body);
+		const { id } = unwrap((await postScan(sandbox)).body);
 		await waitForStatus(sandbox, id, ['completed']);
 		await sleep(50);
 		expect(r.received).toHaveLength(0);
@@ -432,7 +424,7 @@ describe('deliveries', () => {
 			body: JSON.stringify({ name: 'n', url: hanging.url, events: ['scan.completed'] }),
 		});
 		expect(created.status).toBe(201);
-		await upload(own);
+		await postScan(own);
 		const deadline = Date.now() + 15_000;
 		while (hanging.received.length === 0 && Date.now() < deadline) await sleep(5);
 		expect(hanging.received).toHaveLength(1);

@@ -28,17 +28,10 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import {
-	additionalDataFor,
-	CREDENTIAL_TYPE,
-	credentialsFor,
-	loadPackage,
-	PACKAGE_NAME,
-	TestCredentialsHelper,
-	type TestEnvironment,
-} from './n8n';
+import { additionalDataFor } from './additional-data';
+import { credentialsFor, TestCredentialsHelper, type TestEnvironment } from './credentials';
+import { CREDENTIAL_TYPE, loadPackage, POLL_TRIGGER_NODE_TYPE } from './package';
 
-export const POLL_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.documentScanningPollTrigger`;
 const NODE_NAME = 'Document Scanning Poll Trigger';
 
 /** What n8n's database holds for the workflow: the static data as last saved. */

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { mapWithConcurrency } from '../../nodes/DocumentScanning/helpers/utils';
 import type { ListingPage } from '../../nodes/DocumentScanning/transport/listingReader';
 import { readListing } from '../../nodes/DocumentScanning/transport/listingReader';
-import { runs } from '../property-runs';
+import { runs } from '../support/property-runs';
 
 const PAGE = 25;
 const SEED = 20261124;

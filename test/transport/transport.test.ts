@@ -5,7 +5,7 @@
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
 import { isLastPage, unwrapList, unwrapRecord } from '../../nodes/DocumentScanning/transport';
 import { isApiErrorBody } from '../../nodes/DocumentScanning/transport/baseUrl';
-import { runNode } from '../harness/n8n';
+import { runNode } from '../support/run-node';
 
 let sandbox: Sandbox;
 const env = () => ({ baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY });

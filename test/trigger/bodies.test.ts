@@ -6,8 +6,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isoWithOffset } from '../../sandbox/engine/clock';
 import type { Sandbox } from '../../sandbox/server';
-import { type Receiver, sign, type TriggerHarness } from '../harness/n8n';
-import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
+import { signatureHeader } from '../../sandbox/signing';
+import { type Receiver } from '../support/receiver';
+import { type TriggerHarness } from '../support/trigger-harness';
+import { itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
+import { ALL_EVENTS } from '../support/fixtures';
 
 let sandbox: Sandbox;
 let receiver: Receiver;
@@ -28,7 +31,7 @@ async function activate(options: IDataObject = {}): Promise<void> {
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** POSTs `bytes` with the given signature; returns the reply and what the node handed to n8n. */
-async function deliver(bytes: Buffer, signature = sign(secret, bytes)) {
+async function deliver(bytes: Buffer, signature = signatureHeader(secret, bytes)) {
 	const before = receiver.results.length;
 	const res = await fetch(current.webhookUrl(), {
 		method: 'POST',
@@ -62,7 +65,7 @@ describe('a body that starts with a UTF-8 BOM', () => {
 		const text = body('{"scan_id":7,"template_id":1,"status":"completed"}');
 		const { reply, result } = await deliver(
 			Buffer.concat([BOM, Buffer.from(text)]),
-			sign(secret, text),
+			signatureHeader(secret, text),
 		);
 		expect(reply.status).toBe(401);
 		expect(result.workflowData).toBeUndefined();

@@ -8,22 +8,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isoWithOffset } from '../../sandbox/engine/clock';
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
-import {
-	type Receiver,
-	sign,
-	startReceiver,
-	type TriggerHarness,
-	type WebhookCallResult,
-} from '../harness/n8n';
-import {
-	ALL_EVENTS,
-	itemsOf,
-	makeHarness,
-	nodeStatic,
-	postRaw,
-	uploadScan,
-	useTriggerStack,
-} from './helpers';
+import { signatureHeader } from '../../sandbox/signing';
+import { type Receiver, startReceiver } from '../support/receiver';
+import { type TriggerHarness, type WebhookCallResult } from '../support/trigger-harness';
+import { itemsOf, makeHarness, nodeStatic, postRaw, useTriggerStack } from './helpers';
+import { ALL_EVENTS } from '../support/fixtures';
+import { uploadScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 let receiver: Receiver;
@@ -169,27 +159,51 @@ describe('crafted deliveries', () => {
 		['an empty signature', () => ({ raw: body, signature: '' })],
 		[
 			'a wrong prefix (sha1=)',
-			(s) => ({ raw: body, signature: sign(s, body).replace('sha256=', 'sha1=') }),
+			(s) => ({ raw: body, signature: signatureHeader(s, body).replace('sha256=', 'sha1=') }),
 		],
-		['no prefix', (s) => ({ raw: body, signature: sign(s, body).slice('sha256='.length) })],
+		[
+			'no prefix',
+			(s) => ({ raw: body, signature: signatureHeader(s, body).slice('sha256='.length) }),
+		],
 		[
 			'uppercase hex',
-			(s) => ({ raw: body, signature: `sha256=${sign(s, body).slice(7).toUpperCase()}` }),
+			(s) => ({
+				raw: body,
+				signature: `sha256=${signatureHeader(s, body).slice(7).toUpperCase()}`,
+			}),
 		],
-		['a truncated signature', (s) => ({ raw: body, signature: sign(s, body).slice(0, -2) })],
-		['a signature with an extra digit', (s) => ({ raw: body, signature: `${sign(s, body)}0` })],
-		['non-hex characters', (s) => ({ raw: body, signature: `${sign(s, body).slice(0, -1)}g` })],
+		[
+			'a truncated signature',
+			(s) => ({ raw: body, signature: signatureHeader(s, body).slice(0, -2) }),
+		],
+		[
+			'a signature with an extra digit',
+			(s) => ({ raw: body, signature: `${signatureHeader(s, body)}0` }),
+		],
+		[
+			'non-hex characters',
+			(s) => ({ raw: body, signature: `${signatureHeader(s, body).slice(0, -1)}g` }),
+		],
 		[
 			'a wrong secret',
-			() => ({ raw: body, signature: sign('whsec_00000000000000000000000000000000', body) }),
+			() => ({
+				raw: body,
+				signature: signatureHeader('whsec_00000000000000000000000000000000', body),
+			}),
 		],
 		[
 			'a tampered body',
-			(s) => ({ raw: body.replace('"scan_id":7', '"scan_id":8'), signature: sign(s, body) }),
+			(s) => ({
+				raw: body.replace('"scan_id":7', '"scan_id":8'),
+				signature: signatureHeader(s, body),
+			}),
 		],
 		[
 			'the body re-serialized with other spacing',
-			(s) => ({ raw: JSON.stringify(JSON.parse(body), null, 2), signature: sign(s, body) }),
+			(s) => ({
+				raw: JSON.stringify(JSON.parse(body), null, 2),
+				signature: signatureHeader(s, body),
+			}),
 		],
 		[
 			'the body re-serialized with other key order',
@@ -201,7 +215,7 @@ describe('crafted deliveries', () => {
 						timestamp: parsed.timestamp,
 						event: parsed.event,
 					}),
-					signature: sign(s, body),
+					signature: signatureHeader(s, body),
 				};
 			},
 		],
@@ -218,7 +232,7 @@ describe('crafted deliveries', () => {
 		expect(JSON.stringify(reply.body)).not.toContain(secret);
 
 		// Control: the genuine delivery passes, so the 401 above came from the forgery.
-		const genuine = await send(body, sign(secret, body));
+		const genuine = await send(body, signatureHeader(secret, body));
 		expect(genuine.status).toBe(200);
 		expect(itemsOf(await lastResult(2))).toEqual([JSON.parse(body)]);
 	});
@@ -228,7 +242,9 @@ describe('crafted deliveries', () => {
 		const noRaw = await startReceiver(() => current, { keepRawBody: false });
 		try {
 			const url = current.webhookUrl().replace(receiver.baseUrl, noRaw.baseUrl);
-			const reply = await postRaw(url, body, { 'X-Service-Signature': sign(secret, body) });
+			const reply = await postRaw(url, body, {
+				'X-Service-Signature': signatureHeader(secret, body),
+			});
 			expect(reply.status).toBe(401);
 			expect(noRaw.results[0].workflowData).toBeUndefined();
 			expect(JSON.stringify(reply.body)).toMatch(/raw request body/);
@@ -242,7 +258,7 @@ describe('crafted deliveries', () => {
 		const raw =
 			`{ "event" : "scan.completed",\n  "timestamp":"${now}", "data": {"scan_id": 12345678901234567890, ` +
 			'"filename": "factur\\u00e9.pdf", "template_id": 1, "status": "completed", "extracted_data": {"supplier_name": "Caf\\u00e9 M\\u00fcller"} } }';
-		const reply = await send(raw, sign(secret, raw));
+		const reply = await send(raw, signatureHeader(secret, raw));
 		const items = itemsOf(await lastResult());
 		expect(reply.status).toBe(200);
 		expect(items).toHaveLength(1);
@@ -254,7 +270,7 @@ describe('crafted deliveries', () => {
 	it('the signed body decides the event, not the unsigned X-Service-Event header', async () => {
 		const { secret } = await activate(['scan.completed']);
 		const failed = JSON.stringify({ event: 'scan.failed', timestamp: now, data: { scan_id: 3 } });
-		const reply = await send(failed, sign(secret, failed), 'scan.completed');
+		const reply = await send(failed, signatureHeader(secret, failed), 'scan.completed');
 		const result = await lastResult();
 		expect(reply.status).toBe(200);
 		expect(result.workflowData).toBeUndefined();
@@ -263,7 +279,7 @@ describe('crafted deliveries', () => {
 	it('a signed body that is not a JSON object: 400, no execution', async () => {
 		const { secret } = await activate();
 		const raw = 'not json';
-		const reply = await send(raw, sign(secret, raw));
+		const reply = await send(raw, signatureHeader(secret, raw));
 		expect(reply.status).toBe(400);
 		expect((await lastResult()).workflowData).toBeUndefined();
 	});
@@ -271,7 +287,7 @@ describe('crafted deliveries', () => {
 	it('an unknown event kind is ignored with 200', async () => {
 		const { secret } = await activate();
 		const raw = JSON.stringify({ event: 'scan.deleted', timestamp: now, data: { scan_id: 1 } });
-		const reply = await send(raw, sign(secret, raw), 'scan.deleted');
+		const reply = await send(raw, signatureHeader(secret, raw), 'scan.deleted');
 		expect(reply.status).toBe(200);
 		expect((await lastResult()).workflowData).toBeUndefined();
 	});

@@ -13,8 +13,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isoWithOffset } from '../../sandbox/engine/clock';
 import { type Sandbox } from '../../sandbox/server';
-import { type Receiver, sign, startReceiver, type TriggerHarness } from '../harness/n8n';
-import { ALL_EVENTS, itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
+import { signatureHeader } from '../../sandbox/signing';
+import { type Receiver, startReceiver } from '../support/receiver';
+import { type TriggerHarness } from '../support/trigger-harness';
+import { itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
+import { ALL_EVENTS } from '../support/fixtures';
 
 const MINUTE = 60_000;
 
@@ -61,7 +64,7 @@ async function post(
 		headers: {
 			'Content-Type': 'application/json',
 			'X-Service-Event': headerEvent,
-			'X-Service-Signature': sign(secret, raw),
+			'X-Service-Signature': signatureHeader(secret, raw),
 		},
 		body: raw,
 	});
@@ -349,7 +352,7 @@ describe('raw body read through req.readRawBody()', () => {
 				method: 'POST',
 				headers: {
 					'Content-Type': 'application/json',
-					'X-Service-Signature': sign(secret, `${raw} `),
+					'X-Service-Signature': signatureHeader(secret, `${raw} `),
 				},
 				body: raw,
 			});

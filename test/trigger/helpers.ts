@@ -2,14 +2,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
-import {
-	type Receiver,
-	startReceiver,
-	TriggerHarness,
-	type WebhookCallResult,
-} from '../harness/n8n';
-
-export const ALL_EVENTS = ['scan.completed', 'scan.failed'];
+import { ALL_EVENTS } from '../support/fixtures';
+import { type Receiver, startReceiver } from '../support/receiver';
+import { TriggerHarness, type WebhookCallResult } from '../support/trigger-harness';
 
 /**
  * One sandbox (insecure webhook URLs allowed) and one receiver playing n8n's webhook server for
@@ -64,24 +59,6 @@ export async function listWebhooks(sandbox: Sandbox): Promise<IDataObject[]> {
 	});
 	const body = (await res.json()) as IDataObject | IDataObject[];
 	return Array.isArray(body) ? body : (body.data as IDataObject[]);
-}
-
-export async function uploadScan(
-	sandbox: Sandbox,
-	filename: string,
-	templateId = 1,
-): Promise<number> {
-	const form = new FormData();
-	form.append('template_id', String(templateId));
-	form.append('file', new Blob([`%PDF-1.4\n% ${filename} ${Math.random()}\n%%EOF\n`]), filename);
-	const res = await fetch(`${sandbox.baseUrl}/scans`, {
-		method: 'POST',
-		headers: { Accept: 'application/json', Authorization: `Bearer ${DEFAULT_API_KEY}` },
-		body: form,
-	});
-	const body = (await res.json()) as IDataObject;
-	if (res.status !== 201) throw new Error(`Upload failed: ${res.status} ${JSON.stringify(body)}`);
-	return ((body.data as IDataObject | undefined)?.id ?? body.id) as number;
 }
 
 /** POSTs raw bytes with the given headers to a URL; returns status and parsed body. */

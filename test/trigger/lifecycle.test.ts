@@ -6,8 +6,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
-import { type Receiver, startReceiver, type TriggerHarness } from '../harness/n8n';
-import { ALL_EVENTS, itemsOf, listWebhooks, makeHarness, nodeStatic } from './helpers';
+import { type Receiver, startReceiver } from '../support/receiver';
+import { type TriggerHarness } from '../support/trigger-harness';
+import { itemsOf, listWebhooks, makeHarness, nodeStatic } from './helpers';
+import { ALL_EVENTS } from '../support/fixtures';
 
 let sandbox: Sandbox;
 let receiver: Receiver;

@@ -3,15 +3,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
-import { type Receiver, type TriggerHarness, type WebhookCallResult } from '../harness/n8n';
-import {
-	ALL_EVENTS,
-	itemsOf,
-	makeHarness,
-	nodeStatic,
-	uploadScan,
-	useTriggerStack,
-} from './helpers';
+import { type Receiver } from '../support/receiver';
+import { type TriggerHarness, type WebhookCallResult } from '../support/trigger-harness';
+import { itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
+import { ALL_EVENTS } from '../support/fixtures';
+import { uploadScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
 let receiver: Receiver;

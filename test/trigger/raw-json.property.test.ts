@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 
-import { runs } from '../property-runs';
+import { runs } from '../support/property-runs';
 
 import { rawLiteralAt } from '../../nodes/DocumentScanningTrigger/rawJson';
 import { scanIdFromDelivery } from '../../nodes/DocumentScanningTrigger/scanId';

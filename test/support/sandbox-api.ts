@@ -1,27 +1,6 @@
-/** Shared helpers for the sandbox tests: real HTTP via global fetch/FormData/Blob, plus a webhook receiver. */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+/** The sandbox's API over real HTTP (global fetch, FormData, Blob), for tests: JSON calls and uploads. */
 import { DEFAULT_API_KEY, Sandbox } from '../../sandbox/server';
-
-let counter = 0;
-const unique = (label: string): string =>
-	`${label} ${process.pid}-${++counter}-${Math.random().toString(36).slice(2)}`;
-
-/** A small PDF-looking file whose content differs on every call (no accidental 409). */
-export function pdfBytes(label = 'doc'): Buffer {
-	return Buffer.from(`%PDF-1.4\n% ${unique(label)}\n%%EOF\n`);
-}
-
-export function pngBytes(label = 'img'): Buffer {
-	return Buffer.concat([
-		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-		Buffer.from(unique(label)),
-	]);
-}
-
-export function jpegBytes(label = 'photo'): Buffer {
-	return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(unique(label))]);
-}
+import { pdfBytes } from './fixtures';
 
 export interface Reply {
 	status: number;
@@ -77,8 +56,8 @@ export interface UploadInput extends AuthOptions {
 	filename?: string;
 }
 
-/** POST /scans as multipart/form-data. */
-export async function upload(sandbox: Sandbox, input: UploadInput = {}): Promise<Reply> {
+/** POST /scans as multipart/form-data; the reply as it came, whatever its status. */
+export async function postScan(sandbox: Sandbox, input: UploadInput = {}): Promise<Reply> {
 	const form = new FormData();
 	const templateId = input.templateId === undefined ? 1 : input.templateId;
 	if (templateId !== null) form.append('template_id', String(templateId));
@@ -124,46 +103,17 @@ export async function waitForStatus(
 	);
 }
 
-export interface ReceivedRequest {
-	method: string;
-	url: string;
-	headers: http.IncomingHttpHeaders;
-	rawBody: Buffer;
-}
-
-export interface Receiver {
-	url: string;
-	received: ReceivedRequest[];
-	/** Status to answer with; 'hang' never answers. */
-	respondWith: number | 'hang';
-	close(): Promise<void>;
-}
-
-/** A local HTTP server standing in for a webhook consumer. */
-export async function startReceiver(respondWith: number | 'hang' = 200): Promise<Receiver> {
-	const received: ReceivedRequest[] = [];
-	const receiver = { received, respondWith } as Receiver;
-	const server = http.createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (c: Buffer) => chunks.push(c));
-		req.on('end', () => {
-			received.push({
-				method: req.method ?? '',
-				url: req.url ?? '',
-				headers: req.headers,
-				rawBody: Buffer.concat(chunks),
-			});
-			if (receiver.respondWith === 'hang') return;
-			res.writeHead(receiver.respondWith, { 'Content-Type': 'text/plain' });
-			res.end('ok');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-	receiver.close = () =>
-		new Promise<void>((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		});
-	return receiver;
+/**
+ * Uploads a small PDF named `filename` through the API (the sandbox processes it unless held)
+ * and returns the new scan's ID; any answer but 201 throws.
+ */
+export async function uploadScan(
+	sandbox: Sandbox,
+	filename: string,
+	templateId = 1,
+): Promise<number> {
+	const file = Buffer.from(`%PDF-1.4\n% ${filename} ${Math.random()}\n%%EOF\n`);
+	const { status, body } = await postScan(sandbox, { templateId, file, filename });
+	if (status !== 201) throw new Error(`Upload failed: ${status} ${JSON.stringify(body)}`);
+	return (body.data?.id ?? body.id) as number;
 }
