@@ -49,7 +49,7 @@ const GROUPS = {
 };
 
 const engine = process.env.MUTATION_ENGINE === '1';
-// Property tests run fewer cases per mutant (same fixed seeds); see test/property-runs.ts.
+// Property tests run fewer cases per mutant (same fixed seeds); see test/support/property-runs.ts.
 process.env.PROPERTY_RUNS_SCALE ??= '0.25';
 
 /** Unit runs need neither n8n's user folder nor type-checking (the build type-checks). */
