@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
+import { shapeScan } from '../shared/scans/output';
 import { filterReason, type TriggerOptions } from '../DocumentScanningTrigger/delivery';
 
 /**

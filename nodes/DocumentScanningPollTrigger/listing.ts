@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../DocumentScanning/helpers/utils';
+import { mapWithConcurrency } from '../DocumentScanning/execution/scope';
 import {
 	apiRequestFull,
 	httpStatusOf,
@@ -9,9 +9,9 @@ import {
 	PAGE_SIZE,
 	unwrapList,
 	unwrapRecord,
-} from '../DocumentScanning/transport';
-import { readListing } from '../DocumentScanning/transport/listingReader';
-import { restless } from '../DocumentScanning/transport/paging';
+} from '../shared/transport';
+import { readListing } from '../shared/transport/listingReader';
+import { restless } from '../shared/transport/paging';
 import type { Observation, PollState } from './state';
 import { isFollowDue, scanIdOf } from './state';
 

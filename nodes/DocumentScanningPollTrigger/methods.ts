@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { searchTemplates } from '../DocumentScanning/methods/listSearch';
+import { searchTemplates } from '../shared/templates';
 
 /** Templates for the "Template Names or IDs" option (the action node's template search). */
 export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

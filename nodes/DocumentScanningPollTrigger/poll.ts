@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PAGE_SIZE } from '../DocumentScanning/transport';
+import { PAGE_SIZE } from '../shared/transport';
 import { selectedEvents } from '../DocumentScanningTrigger/webhookLifecycle';
 import { accepts, type PollOptions, toItems } from './items';
 import {

@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { apiRequestList } from '../DocumentScanning/transport';
+import { apiRequestList } from '../shared/transport';
 import { handleDelivery } from './delivery';
 import { checkWebhookExists, createWebhook, deleteWebhook } from './webhookLifecycle';
 

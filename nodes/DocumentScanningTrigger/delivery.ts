@@ -5,8 +5,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
-import { apiRequest } from '../DocumentScanning/transport';
+import { shapeScan } from '../shared/scans/output';
+import { apiRequest } from '../shared/transport';
 import { bodyText, rawBodyOf } from './rawBody';
 import { replayProblem, replayToleranceSeconds } from './replay';
 import { scanIdFromDelivery } from './scanId';

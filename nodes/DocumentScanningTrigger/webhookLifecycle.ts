@@ -7,7 +7,7 @@ import {
 	fieldNames,
 	httpStatusOf,
 	unwrapRecord,
-} from '../DocumentScanning/transport';
+} from '../shared/transport';
 
 /**
  * Registration of the trigger's webhook at the service (`webhookMethods.default`).

@@ -16,7 +16,7 @@ import {
 	useSandbox,
 	upload,
 } from './helpers';
-import { waitSettings } from '../../nodes/DocumentScanning/helpers/poller/settings';
+import { waitSettings } from '../../nodes/DocumentScanning/waiting/pollSettings';
 
 const sb = useSandbox({ processingDelayMs: 50 });
 

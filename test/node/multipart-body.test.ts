@@ -11,8 +11,8 @@ import { PassThrough, Readable } from 'node:stream';
 
 import fc from 'fast-check';
 
-import { digestStream, headOfStream } from '../../nodes/DocumentScanning/helpers/upload/fileDigest';
-import { multipartBody } from '../../nodes/DocumentScanning/helpers/upload/multipartBody';
+import { digestStream, headOfStream } from '../../nodes/DocumentScanning/upload/fileDigest';
+import { multipartBody } from '../../nodes/DocumentScanning/upload/multipartBody';
 import { parseMultipart } from '../../sandbox/multipart';
 
 const RUNS = { seed: 16_04, numRuns: 60 };

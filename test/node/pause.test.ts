@@ -7,7 +7,7 @@ import path from 'path';
  * `npm run e2e -- --n8n 2.40.7`). helpers/pause.ts is now the only place that may touch it.
  */
 
-type PauseModule = typeof import('../../nodes/DocumentScanning/helpers/pause');
+type PauseModule = typeof import('../../nodes/shared/pause');
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -24,7 +24,7 @@ function pauseWithoutSleepWithAbort(): PauseModule {
 			const { sleepWithAbort: _dropped, ...rest } = jest.requireActual('n8n-workflow');
 			return rest;
 		});
-		loaded = require('../../nodes/DocumentScanning/helpers/pause') as PauseModule;
+		loaded = require('../../nodes/shared/pause') as PauseModule;
 	});
 	jest.dontMock('n8n-workflow');
 	return loaded!;
@@ -81,9 +81,7 @@ describe('pause (waits that work on every n8n line)', () => {
 		const workflow = jest.requireActual('n8n-workflow');
 		const controller = new AbortController();
 		controller.abort();
-		const { pause } = jest.requireActual(
-			'../../nodes/DocumentScanning/helpers/pause',
-		) as PauseModule;
+		const { pause } = jest.requireActual('../../nodes/shared/pause') as PauseModule;
 		// n8n-workflow's own rejection (ManualExecutionCancelledError), not the fallback's.
 		await expect(pause(10, controller.signal)).rejects.toBeInstanceOf(
 			workflow.ManualExecutionCancelledError,

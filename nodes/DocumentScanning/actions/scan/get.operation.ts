@@ -6,13 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { positiveId } from '../../helpers/params';
-import type { ScanOutputMode } from '../../helpers/scanOutput';
-import { shapeScan } from '../../helpers/scanOutput';
-import type { Deferred, ExecutionScope } from '../../helpers/utils';
-import { toItems } from '../../helpers/utils';
-import { failedScanError, FINAL_STATUSES, waitSettings } from '../../helpers/wait';
-import { apiRequest } from '../../transport';
+import { positiveId } from '../params';
+import type { ScanOutputMode } from '../../../shared/scans/output';
+import { shapeScan } from '../../../shared/scans/output';
+import type { Deferred, ExecutionScope } from '../../execution/scope';
+import { toItems } from '../../execution/scope';
+import { failedScanError, FINAL_STATUSES, waitSettings } from '../../waiting/waitErrors';
+import { apiRequest } from '../../../shared/transport';
 import { optionsCollection, outputOption, waitOptions } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

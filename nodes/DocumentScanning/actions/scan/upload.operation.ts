@@ -6,15 +6,15 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ScanOutputMode } from '../../helpers/scanOutput';
-import { shapeScan } from '../../helpers/scanOutput';
-import { checkUploadFile, readUploadFile } from '../../helpers/binary';
-import { checkBudget, SERVICE_HOURLY_LIMIT } from '../../helpers/budget';
-import { sendUpload } from '../../helpers/upload';
-import { positiveId } from '../../helpers/params';
-import type { Deferred, ExecutionScope } from '../../helpers/utils';
-import { toItems } from '../../helpers/utils';
-import { failedScanError, FINAL_STATUSES, waitSettings } from '../../helpers/wait';
+import type { ScanOutputMode } from '../../../shared/scans/output';
+import { shapeScan } from '../../../shared/scans/output';
+import { checkUploadFile, readUploadFile } from '../../upload/binary';
+import { checkBudget, SERVICE_HOURLY_LIMIT } from '../../upload/budget';
+import { sendUpload } from '../../upload';
+import { positiveId } from '../params';
+import type { Deferred, ExecutionScope } from '../../execution/scope';
+import { toItems } from '../../execution/scope';
+import { failedScanError, FINAL_STATUSES, waitSettings } from '../../waiting/waitErrors';
 import {
 	optionsCollection,
 	outputOption,

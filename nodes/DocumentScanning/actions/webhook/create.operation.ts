@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toItems } from '../../helpers/utils';
-import { apiRequest } from '../../transport';
+import { toItems } from '../../execution/scope';
+import { apiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { WEBHOOK_EVENTS } from './shared';
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../helpers/utils';
+import { mapWithConcurrency } from '../../DocumentScanning/execution/scope';
 import type { ApiContext, ListPage } from './index';
 import { apiRequestFull, PAGE_SIZE, unwrapList } from './index';
 import { pageCountOf as countOf, readListing } from './listingReader';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from '../../transport';
-import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
+import type { ApiContext } from '../../../shared/transport';
+import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../../shared/transport';
 
 /** The service's rolling window (spec: scans per rolling hour). */
 export const HOUR_MS = 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { StreamBody } from '../helpers/upload/multipartBody';
+import type { StreamBody } from '../../DocumentScanning/upload/multipartBody';
 
 /** A body built as a stream (the multipart upload): opened afresh for every attempt. */
 export function isStreamBody(body: unknown): body is StreamBody {

@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ListPage } from '../../transport';
-import { apiRequest, apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
+import type { ListPage } from '../../shared/transport';
+import {
+	apiRequest,
+	apiRequestFull,
+	isLastPage,
+	PAGE_SIZE,
+	unwrapList,
+} from '../../shared/transport';
 
 /** Most pages one listing round reads beyond those the waiting scans fill. */
 const EXTRA_PAGES = 2;

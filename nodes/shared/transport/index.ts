@@ -11,8 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { pauseWithin } from '../helpers/pause';
-import type { StreamBody } from '../helpers/upload/multipartBody';
+import { pauseWithin } from '../pause';
+import type { StreamBody } from '../../DocumentScanning/upload/multipartBody';
 import { isStreamBody, withBody } from './streamBody';
 import { isApiErrorBody, normalizeBaseUrl, WRONG_PREFIX_404 } from './baseUrl';
 import { saysLastPage } from './listingReader';

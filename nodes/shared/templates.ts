@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequestList } from '../transport';
+import { apiRequestList } from './transport';
 
 /** Templates for the `templateId` resource locator: name and extraction mode, filterable. */
 export async function searchTemplates(

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { UploadGate } from './budget/gate';
-import type { ScanPoller } from './poller/ScanPoller';
-import type { ScanListings } from './upload/scanListing';
+import type { UploadGate } from '../upload/budget/gate';
+import type { ScanPoller } from '../waiting/ScanPoller';
+import type { ScanListings } from '../upload/scanListing';
 
 /**
  * State shared by the items of one execution of the node. It lives only as long as that

@@ -9,8 +9,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
-import { readPages } from '../../transport/paging';
+import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../shared/transport';
+import { readPages } from '../../shared/transport/paging';
 import { latin1Repaired, normalizedFileName } from './fileNames';
 import { fingerprintIn, withoutFingerprint } from './fingerprint';
 
