@@ -1,11 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../DocumentScanning/execution/scope';
+import { mapWithConcurrency } from '../shared/concurrency';
 import {
 	apiRequestFull,
 	httpStatusOf,
-	isLastPage,
+	endsListing,
 	PAGE_SIZE,
 	unwrapList,
 	unwrapRecord,
@@ -51,8 +51,7 @@ export async function readPage(ctx: IPollFunctions, pageNumber: number): Promise
 	});
 	const page = unwrapList(response.body);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
-	const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
-	const last = items.length === 0 || items.length < pageSize || isLastPage(page, pageNumber);
+	const last = endsListing({ ...page, items }, pageNumber);
 	return { items, last };
 }
 

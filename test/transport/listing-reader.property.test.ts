@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-import { mapWithConcurrency } from '../../nodes/DocumentScanning/execution/scope';
+import { mapWithConcurrency } from '../../nodes/shared/concurrency';
 import type { ListingPage } from '../../nodes/shared/transport/listingReader';
 import { readListing } from '../../nodes/shared/transport/listingReader';
 import { runs } from '../property-runs';

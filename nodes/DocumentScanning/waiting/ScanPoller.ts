@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { pause } from '../../shared/pause';
 
-import { mapWithConcurrency } from '../execution/scope';
+import { mapWithConcurrency } from '../../shared/concurrency';
 import { failedScanError, FINAL_STATUSES, timeoutError } from './waitErrors';
 import type { WaitSettings } from './pollSettings';
 import { MAX_TIMER_MS, nextGapMs } from './pollSettings';

@@ -4,7 +4,7 @@ import type { ListPage } from '../../shared/transport';
 import {
 	apiRequest,
 	apiRequestFull,
-	isLastPage,
+	endsListing,
 	PAGE_SIZE,
 	unwrapList,
 } from '../../shared/transport';
@@ -57,8 +57,7 @@ export async function readStatuses(
 			const id = Number(scan.id);
 			if (wanted.has(id)) seen.set(id, scan);
 		}
-		const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
-		return page.items.length === 0 || page.items.length < pageSize || isLastPage(page, pageNumber);
+		return endsListing(page, pageNumber);
 	};
 
 	const first = await Promise.all(
