@@ -1,1 +1,1 @@
-export * as listSearch from '../../shared/templates';
+export * as listSearch from './listSearch';

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { pause } from '../../shared/pause';
 
 import { mapWithConcurrency } from '../../shared/concurrency';
-import { failedScanError, FINAL_STATUSES, timeoutError } from './waitErrors';
+import { FINAL_STATUSES } from '../../shared/scans/status';
+import { failedScanError, timeoutError } from './waitErrors';
 import type { WaitSettings } from './pollSettings';
 import { MAX_TIMER_MS, nextGapMs } from './pollSettings';
 import { readScan, readStatuses } from './requests';

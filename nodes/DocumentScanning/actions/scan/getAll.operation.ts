@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { positiveId } from '../params';
 import type { ScanOutputMode } from '../../../shared/scans/output';
 import { shapeScan } from '../../../shared/scans/output';
-import { toItems } from '../../execution/scope';
+import { toItems } from '../../execution/items';
 import { readPages } from '../../../shared/transport/paging';
 import {
 	optionsCollection,

@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
-import { toItems } from '../../execution/scope';
+import { toItems } from '../../execution/items';
 import { apiRequestList } from '../../../shared/transport';
 import { limitProperty, optionsCollection, returnAllProperty } from '../common.descriptions';
 

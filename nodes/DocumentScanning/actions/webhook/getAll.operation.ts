@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toItems } from '../../execution/scope';
+import { toItems } from '../../execution/items';
 import { apiRequestList } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
-import { toItems } from '../../execution/scope';
+import { toItems } from '../../execution/items';
 import { apiRequestList } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { webhookIdProperty } from './shared';

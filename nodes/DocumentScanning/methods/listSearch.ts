@@ -1,0 +1,1 @@
+export { searchTemplates } from '../../shared/templates';
