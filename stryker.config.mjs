@@ -32,7 +32,11 @@ const GROUPS = {
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
 	paging: {
-		mutate: ['nodes/shared/transport/listingReader.ts', 'nodes/shared/transport/paging.ts'],
+		mutate: [
+			'nodes/shared/transport/listingReader.ts',
+			'nodes/shared/transport/listingPages.ts',
+			'nodes/shared/transport/paging.ts',
+		],
 		unit: ['<rootDir>/test/transport/listing-reader.property.test.ts'],
 		engine: [
 			'<rootDir>/test/node/paging.test.ts',

@@ -1,6 +1,6 @@
 /**
- * The streamed multipart body (helpers/upload/multipartBody.ts) and the streamed digest
- * (helpers/upload/fileDigest.ts), property-based over odd names and arbitrary chunking:
+ * The streamed multipart body (nodes/DocumentScanning/upload/multipartBody.ts) and the streamed digest
+ * (upload/fileDigest.ts), property-based over odd names and arbitrary chunking:
  * - byte for byte what Node's native FormData writes with the same boundary;
  * - read back by the sandbox's parser (busboy) as the same field, file name and bytes;
  * - Content-Length is the exact body length; every `open()` gives the whole body again;
