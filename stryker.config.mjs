@@ -23,16 +23,19 @@ const GROUPS = {
 	},
 	upload: {
 		mutate: [
-			'nodes/DocumentScanning/helpers/upload/**/*.ts',
-			'!nodes/DocumentScanning/helpers/upload/index.ts',
+			'nodes/DocumentScanning/upload/*.ts',
+			'!nodes/DocumentScanning/upload/index.ts',
+			'!nodes/DocumentScanning/upload/binary.ts',
+			'!nodes/DocumentScanning/upload/binaryEntry.ts',
 		],
 		unit: ['<rootDir>/test/node/file-names*.test.ts', '<rootDir>/test/node/fingerprint.test.ts'],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
 	paging: {
 		mutate: [
-			'nodes/DocumentScanning/transport/listingReader.ts',
-			'nodes/DocumentScanning/transport/paging.ts',
+			'nodes/shared/transport/listingReader.ts',
+			'nodes/shared/transport/listingPages.ts',
+			'nodes/shared/transport/paging.ts',
 		],
 		unit: ['<rootDir>/test/transport/listing-reader.property.test.ts'],
 		engine: [

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs jest test files with HOME (and USERPROFILE) pointed at a fresh empty folder and fails
 // when anything other than npm's own cache is left in it, or when a test user folder
-// (test/harness/user-folder.ts) is left in the temporary folder.
+// (test/support/user-folder.ts) is left in the temporary folder.
 //
 //   node scripts/check-home.mjs [jest test files...]    (default: a few suites of every kind)
 //

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { templateOptions } from '../shared/templates';
 import { properties } from './description';
-import { getTemplates } from './methods';
 import { pollScans } from './poll';
 
 export class DocumentScanningPollTrigger implements INodeType {
@@ -31,7 +31,7 @@ export class DocumentScanningPollTrigger implements INodeType {
 		properties,
 	};
 
-	methods = { loadOptions: { getTemplates } };
+	methods = { loadOptions: { getTemplates: templateOptions(true) } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await pollScans.call(this);

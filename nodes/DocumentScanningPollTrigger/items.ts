@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
-import { filterReason, type TriggerOptions } from '../DocumentScanningTrigger/delivery';
+import { shapeScan } from '../shared/scans/output';
+import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
 
 /**
  * The poll trigger's items, shaped as the webhook trigger's: `{ event, timestamp, data }`,

@@ -1,17 +1,17 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../DocumentScanning/helpers/utils';
+import { mapWithConcurrency } from '../shared/concurrency';
 import {
 	apiRequestFull,
 	httpStatusOf,
-	isLastPage,
+	endsListing,
 	PAGE_SIZE,
 	unwrapList,
 	unwrapRecord,
-} from '../DocumentScanning/transport';
-import { readListing } from '../DocumentScanning/transport/listingReader';
-import { restless } from '../DocumentScanning/transport/paging';
+} from '../shared/transport';
+import { readListing } from '../shared/transport/listingReader';
+import { restless } from '../shared/transport/paging';
 import type { Observation, PollState } from './state';
 import { isFollowDue, scanIdOf } from './state';
 
@@ -51,8 +51,7 @@ export async function readPage(ctx: IPollFunctions, pageNumber: number): Promise
 	});
 	const page = unwrapList(response.body);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
-	const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
-	const last = items.length === 0 || items.length < pageSize || isLastPage(page, pageNumber);
+	const last = endsListing({ ...page, items }, pageNumber);
 	return { items, last };
 }
 

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PAGE_SIZE } from '../DocumentScanning/transport';
-import { selectedEvents } from '../DocumentScanningTrigger/webhookLifecycle';
+import { PAGE_SIZE } from '../shared/transport';
+import { selectedEvents } from '../shared/events';
 import { accepts, type PollOptions, toItems } from './items';
 import {
 	ACTIVATION_MAX_PAGES,

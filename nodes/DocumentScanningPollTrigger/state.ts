@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FINAL_STATUSES } from '../DocumentScanning/helpers/wait';
+import { FINAL_STATUSES } from '../shared/scans/status';
 
 /**
  * The poll trigger's memory, kept in the workflow's static data (node scope) and nowhere

@@ -5,13 +5,15 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { shapeScan } from '../DocumentScanning/helpers/scanOutput';
-import { apiRequest } from '../DocumentScanning/transport';
+import { shapeScan } from '../shared/scans/output';
+import { apiRequest } from '../shared/transport';
 import { bodyText, rawBodyOf } from './rawBody';
 import { replayProblem, replayToleranceSeconds } from './replay';
 import { scanIdFromDelivery } from './scanId';
 import { describeProblem, verifySignature } from './signature';
-import { selectedEvents, type StoredWebhook } from './webhookLifecycle';
+import { selectedEvents } from '../shared/events';
+import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
+import type { StoredWebhook } from './webhookLifecycle';
 
 /**
  * Handling of one delivery (`webhook()`): signature first, then the event and option
@@ -27,51 +29,8 @@ import { selectedEvents, type StoredWebhook } from './webhookLifecycle';
  */
 export const FETCH_TIMEOUT_MS = 5_000;
 
-export interface TriggerOptions {
-	templateIds?: unknown;
-	includeValidationFailed?: boolean;
-	includeFullScan?: boolean;
-	splitIntoRows?: boolean;
-	replayTolerance?: unknown;
-}
-
 function isRecord(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Template IDs of the option: a list (multi-select) or a comma-separated string (expression). */
-export function templateIdSet(raw: unknown): Set<string> {
-	const list = Array.isArray(raw)
-		? raw
-		: typeof raw === 'string' || typeof raw === 'number'
-			? String(raw).split(',')
-			: [];
-	return new Set(list.map((entry) => String(entry).trim()).filter(Boolean));
-}
-
-/** Why a verified delivery starts nothing, or undefined when it should run the workflow. */
-export function filterReason(
-	event: string,
-	data: IDataObject,
-	subscribed: string[],
-	options: TriggerOptions,
-): string | undefined {
-	if (!subscribed.includes(event))
-		return `event ${event || '(none)'} is not selected in this trigger`;
-	const templates = templateIdSet(options.templateIds);
-	// A delivery that does not name its template is let through: no failure goes unnoticed.
-	if (templates.size > 0 && data.template_id !== undefined && data.template_id !== null) {
-		if (!templates.has(String(data.template_id)))
-			return `template ${String(data.template_id)} is not selected`;
-	}
-	if (
-		event === 'scan.completed' &&
-		options.includeValidationFailed === false &&
-		data.status === 'validation_failed'
-	) {
-		return 'scans with status validation_failed are excluded';
-	}
-	return undefined;
 }
 
 /** Every answer is short JSON sent by the node itself: `{"received":true}` or `{"error":…}`. */

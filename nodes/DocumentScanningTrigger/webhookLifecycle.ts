@@ -7,7 +7,8 @@ import {
 	fieldNames,
 	httpStatusOf,
 	unwrapRecord,
-} from '../DocumentScanning/transport';
+} from '../shared/transport';
+import { recordEvents, selectedEvents } from '../shared/events';
 
 /**
  * Registration of the trigger's webhook at the service (`webhookMethods.default`).
@@ -16,9 +17,6 @@ import {
  * persists with the workflow and hands to every process (main, webhook processors,
  * workers). There is no module-level state.
  */
-
-export const EVENTS = ['scan.completed', 'scan.failed'] as const;
-export type ScanEvent = (typeof EVENTS)[number];
 
 /** What the node keeps in `getWorkflowStaticData('node')`. */
 export interface StoredWebhook {
@@ -39,23 +37,6 @@ const MAX_NAME_LENGTH = 255;
 
 export function clearStoredWebhook(staticData: IDataObject): void {
 	for (const key of STATIC_KEYS) delete staticData[key];
-}
-
-/** The selected events, deduplicated and sorted; only known event kinds. */
-export function selectedEvents(raw: unknown): string[] {
-	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
-	const events = new Set<string>();
-	for (const entry of list) {
-		const value = String(entry).trim();
-		if ((EVENTS as readonly string[]).includes(value)) events.add(value);
-	}
-	return [...events].sort();
-}
-
-/** Events of a webhook record: an array or a comma-separated string. */
-export function recordEvents(raw: unknown): string[] {
-	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
-	return [...new Set(list.map((entry) => String(entry).trim()).filter(Boolean))].sort();
 }
 
 function sameEvents(a: string[], b: string[]): boolean {

@@ -7,7 +7,7 @@ import { WorkflowExecute } from 'n8n-core';
 
 import { withoutLimitCheck, jsonOf, pairedOf, rl, run, useSandbox, uploadParams } from './helpers';
 import { binaryItem, pdfBytes } from '../support/fixtures';
-import { waitSettings } from '../../nodes/DocumentScanning/helpers/poller/settings';
+import { waitSettings } from '../../nodes/DocumentScanning/waiting/pollSettings';
 
 const sb = useSandbox({ processingDelayMs: 50 });
 

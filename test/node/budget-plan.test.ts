@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { HOUR_MS, inWindow, planBudget } from '../../nodes/DocumentScanning/helpers/budget';
+import { HOUR_MS, inWindow, planBudget } from '../../nodes/DocumentScanning/upload/budget';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const seed = (n: number) => ({ seed: n, numRuns: 100 });

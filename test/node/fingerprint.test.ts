@@ -6,7 +6,7 @@
 import { createHash } from 'crypto';
 import fc from 'fast-check';
 
-import { sameFileName } from '../../nodes/DocumentScanning/helpers/upload/fileNames';
+import { sameFileName } from '../../nodes/DocumentScanning/upload/fileNames';
 import {
 	FINGERPRINT_LENGTH,
 	fingerprintIn,
@@ -14,12 +14,8 @@ import {
 	MAX_SENT_NAME_LENGTH,
 	withFingerprint,
 	withoutFingerprint,
-} from '../../nodes/DocumentScanning/helpers/upload/fingerprint';
-import {
-	emptyListing,
-	indexScans,
-	nameKey,
-} from '../../nodes/DocumentScanning/helpers/upload/scanListing';
+} from '../../nodes/DocumentScanning/upload/fingerprint';
+import { emptyListing, indexScans, nameKey } from '../../nodes/DocumentScanning/upload/scanListing';
 
 const RUNS = { seed: 20261124, numRuns: 500 };
 

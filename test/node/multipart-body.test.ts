@@ -1,6 +1,6 @@
 /**
- * The streamed multipart body (helpers/upload/multipartBody.ts) and the streamed digest
- * (helpers/upload/fileDigest.ts), property-based over odd names and arbitrary chunking:
+ * The streamed multipart body (nodes/DocumentScanning/upload/multipartBody.ts) and the streamed digest
+ * (upload/fileDigest.ts), property-based over odd names and arbitrary chunking:
  * - byte for byte what Node's native FormData writes with the same boundary;
  * - read back by the sandbox's parser (busboy) as the same field, file name and bytes;
  * - Content-Length is the exact body length; every `open()` gives the whole body again;
@@ -11,8 +11,8 @@ import { PassThrough, Readable } from 'node:stream';
 
 import fc from 'fast-check';
 
-import { digestStream, headOfStream } from '../../nodes/DocumentScanning/helpers/upload/fileDigest';
-import { multipartBody } from '../../nodes/DocumentScanning/helpers/upload/multipartBody';
+import { digestStream, headOfStream } from '../../nodes/DocumentScanning/upload/fileDigest';
+import { multipartBody } from '../../nodes/DocumentScanning/upload/multipartBody';
 import { parseMultipart } from '../../sandbox/api/multipart';
 
 const RUNS = { seed: 16_04, numRuns: 60 };

@@ -4,10 +4,10 @@ import path from 'path';
 /*
  * n8n 2.x (n8n-workflow 2.40) no longer exports sleepWithAbort: the nodes imported it directly and
  * every wait or retry pause failed there with "sleepWithAbort is not a function" (found by
- * `npm run e2e -- --n8n 2.40.7`). helpers/pause.ts is now the only place that may touch it.
+ * `npm run e2e -- --n8n 2.40.7`). shared/pause.ts is now the only place that may touch it.
  */
 
-type PauseModule = typeof import('../../nodes/DocumentScanning/helpers/pause');
+type PauseModule = typeof import('../../nodes/shared/pause');
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
 	});
 }
 
-/** helpers/pause.ts loaded against an n8n-workflow without sleepWithAbort, as n8n 2.40 ships it. */
+/** shared/pause.ts loaded against an n8n-workflow without sleepWithAbort, as n8n 2.40 ships it. */
 function pauseWithoutSleepWithAbort(): PauseModule {
 	let loaded: PauseModule | undefined;
 	jest.isolateModules(() => {
@@ -24,7 +24,7 @@ function pauseWithoutSleepWithAbort(): PauseModule {
 			const { sleepWithAbort: _dropped, ...rest } = jest.requireActual('n8n-workflow');
 			return rest;
 		});
-		loaded = require('../../nodes/DocumentScanning/helpers/pause') as PauseModule;
+		loaded = require('../../nodes/shared/pause') as PauseModule;
 	});
 	jest.dontMock('n8n-workflow');
 	return loaded!;
@@ -33,13 +33,13 @@ function pauseWithoutSleepWithAbort(): PauseModule {
 describe('pause (waits that work on every n8n line)', () => {
 	afterEach(() => jest.useRealTimers());
 
-	it('no node or credential imports sleepWithAbort from n8n-workflow except helpers/pause.ts', () => {
+	it('no node or credential imports sleepWithAbort from n8n-workflow except shared/pause.ts', () => {
 		const root = path.join(__dirname, '..', '..');
 		const offenders = [
 			...sourceFiles(path.join(root, 'nodes')),
 			...sourceFiles(path.join(root, 'credentials')),
 		]
-			.filter((file) => !file.endsWith(path.join('helpers', 'pause.ts')))
+			.filter((file) => !file.endsWith(path.join('shared', 'pause.ts')))
 			.filter((file) => /\bsleepWithAbort\b/.test(readFileSync(file, 'utf8')))
 			.map((file) => path.relative(root, file));
 		expect(offenders).toEqual([]);
@@ -81,9 +81,7 @@ describe('pause (waits that work on every n8n line)', () => {
 		const workflow = jest.requireActual('n8n-workflow');
 		const controller = new AbortController();
 		controller.abort();
-		const { pause } = jest.requireActual(
-			'../../nodes/DocumentScanning/helpers/pause',
-		) as PauseModule;
+		const { pause } = jest.requireActual('../../nodes/shared/pause') as PauseModule;
 		// n8n-workflow's own rejection (ManualExecutionCancelledError), not the fallback's.
 		await expect(pause(10, controller.signal)).rejects.toBeInstanceOf(
 			workflow.ManualExecutionCancelledError,

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 
-import { mapWithConcurrency } from '../../nodes/DocumentScanning/helpers/utils';
-import type { ListingPage } from '../../nodes/DocumentScanning/transport/listingReader';
-import { readListing } from '../../nodes/DocumentScanning/transport/listingReader';
+import { mapWithConcurrency } from '../../nodes/shared/concurrency';
+import type { ListingPage } from '../../nodes/shared/transport/listingReader';
+import { readListing } from '../../nodes/shared/transport/listingReader';
 import { runs } from '../support/property-runs';
 
 const PAGE = 25;

@@ -1,13 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../helpers/utils';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
 import {
 	DEFAULT_MAX_POLL_INTERVAL_S,
 	DEFAULT_POLL_INTERVAL_S,
 	DEFAULT_WAIT_TIMEOUT_S,
 	MAX_POLL_INTERVAL_S,
 	MIN_POLL_INTERVAL_S,
-} from '../helpers/poller/settings';
+} from '../waiting/pollSettings';
 
 /** Options shared by several operations; each operation puts them in its own "Options" collection. */
 

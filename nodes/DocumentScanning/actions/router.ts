@@ -6,9 +6,9 @@ import * as scan from './scan';
 import * as template from './template';
 import * as webhook from './webhook';
 import type { DocumentScanningType } from './node.type';
-import type { PhasedOperation } from './phases';
-import { runPhases } from './phases';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../helpers/utils';
+import type { PhasedOperation } from '../execution/phases';
+import { runPhases } from '../execution/phases';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
 
 type Operation = PhasedOperation;
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [optionsCollection()];

@@ -6,13 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { positiveId } from '../../helpers/params';
-import type { ScanOutputMode } from '../../helpers/scanOutput';
-import { shapeScan } from '../../helpers/scanOutput';
-import type { Deferred, ExecutionScope } from '../../helpers/utils';
-import { toItems } from '../../helpers/utils';
-import { failedScanError, FINAL_STATUSES, waitSettings } from '../../helpers/wait';
-import { apiRequest } from '../../transport';
+import { positiveId } from '../params';
+import { shapeScan } from '../../../shared/scans/output';
+import type { Deferred, ExecutionScope } from '../../execution/scope';
+import { toItems } from '../../execution/items';
+import { handOff, outputMode } from '../../waiting/handOff';
+import { apiRequest } from '../../../shared/transport';
 import { optionsCollection, outputOption, waitOptions } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -53,20 +52,15 @@ export async function execute(
 	);
 	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const mode = (options.output as ScanOutputMode) ?? 'raw';
 
 	const scan = await apiRequest.call(this, { method: 'GET', path: `/scans/${scanId}`, itemIndex });
-	if (!wait || FINAL_STATUSES.has(String(scan.status))) {
-		if (wait && scan.status === 'failed') throw failedScanError(this, scanId, scan, itemIndex);
-		return toItems(shapeScan(scan, mode), itemIndex);
-	}
+	if (!wait) return toItems(shapeScan(scan, outputMode(options)), itemIndex);
 	const templateId = Number(scan.template_id);
-	const later = scope.poller.wait({
+	return handOff(this, scope, {
+		scan,
 		scanId,
 		itemIndex,
-		settings: waitSettings(options),
+		options,
 		templateId: Number.isInteger(templateId) && templateId > 0 ? templateId : undefined,
-		initial: scan,
 	});
-	return { later: later.then((final) => toItems(shapeScan(final, mode), itemIndex)) };
 }

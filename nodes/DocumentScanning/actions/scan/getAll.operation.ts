@@ -6,11 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { positiveId } from '../../helpers/params';
-import type { ScanOutputMode } from '../../helpers/scanOutput';
-import { shapeScan } from '../../helpers/scanOutput';
-import { toItems } from '../../helpers/utils';
-import { readPages } from '../../transport/paging';
+import { positiveId } from '../params';
+import type { ScanOutputMode } from '../../../shared/scans/output';
+import { shapeScan } from '../../../shared/scans/output';
+import { toItems } from '../../execution/items';
+import { readPages } from '../../../shared/transport/paging';
 import {
 	optionsCollection,
 	limitProperty,

@@ -6,15 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ScanOutputMode } from '../../helpers/scanOutput';
-import { shapeScan } from '../../helpers/scanOutput';
-import { checkUploadFile, readUploadFile } from '../../helpers/binary';
-import { checkBudget, SERVICE_HOURLY_LIMIT } from '../../helpers/budget';
-import { sendUpload } from '../../helpers/upload';
-import { positiveId } from '../../helpers/params';
-import type { Deferred, ExecutionScope } from '../../helpers/utils';
-import { toItems } from '../../helpers/utils';
-import { failedScanError, FINAL_STATUSES, waitSettings } from '../../helpers/wait';
+import { checkUploadFile, readUploadFile } from '../../upload/binary';
+import { checkBudget, SERVICE_HOURLY_LIMIT } from '../../upload/budget';
+import { sendUpload } from '../../upload';
+import { positiveId } from '../params';
+import type { Deferred, ExecutionScope } from '../../execution/scope';
+import { toItems } from '../../execution/items';
+import { handOff } from '../../waiting/handOff';
 import {
 	optionsCollection,
 	outputOption,
@@ -162,23 +160,11 @@ export async function execute(
 	gate?.settle(itemIndex, fileName ?? '', { scan });
 	if (!wait) return toItems([scan], itemIndex);
 
-	const scanId = Number(scan.id);
-	if (FINAL_STATUSES.has(String(scan.status))) {
-		if (scan.status === 'failed') throw failedScanError(this, scanId, scan, itemIndex);
-		return toItems(shapeScan(scan, outputMode(options)), itemIndex);
-	}
-	const later = scope.poller.wait({
-		scanId,
+	return handOff(this, scope, {
+		scan,
+		scanId: Number(scan.id),
 		itemIndex,
-		settings: waitSettings(options),
+		options,
 		templateId: Number(scan.template_id ?? templateId),
-		initial: scan,
 	});
-	return {
-		later: later.then((final) => toItems(shapeScan(final, outputMode(options)), itemIndex)),
-	};
-}
-
-function outputMode(options: IDataObject): ScanOutputMode {
-	return (options.output as ScanOutputMode) ?? 'raw';
 }

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { positiveId } from '../../helpers/params';
-import { toItems } from '../../helpers/utils';
-import { apiRequestList } from '../../transport';
+import { positiveId } from '../params';
+import { toItems } from '../../execution/items';
+import { apiRequestList } from '../../../shared/transport';
 import { limitProperty, optionsCollection, returnAllProperty } from '../common.descriptions';
 
 const properties: INodeProperties[] = [returnAllProperty, limitProperty, optionsCollection()];

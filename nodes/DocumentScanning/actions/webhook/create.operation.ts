@@ -6,10 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { toItems } from '../../helpers/utils';
-import { apiRequest } from '../../transport';
+import { toItems } from '../../execution/items';
+import { apiRequest } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
-import { WEBHOOK_EVENTS } from './shared';
+import { EVENT_OPTIONS, EVENTS, eventList } from '../../../shared/events';
 
 const properties: INodeProperties[] = [
 	{
@@ -34,8 +34,8 @@ const properties: INodeProperties[] = [
 		displayName: 'Events',
 		name: 'events',
 		type: 'multiOptions',
-		options: WEBHOOK_EVENTS,
-		default: ['scan.completed', 'scan.failed'],
+		options: EVENT_OPTIONS,
+		default: [...EVENTS],
 		required: true,
 		description: 'Events to send to the URL',
 	},
@@ -45,11 +45,6 @@ const properties: INodeProperties[] = [
 const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
-
-function toEventList(raw: unknown): string[] {
-	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
-	return [...new Set(list.map((event) => String(event).trim()).filter((event) => event !== ''))];
-}
 
 /**
  * Creates a webhook and outputs the created record as the API returns it, including the
@@ -62,8 +57,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const name = String(this.getNodeParameter('name', itemIndex, '')).trim();
 	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
-	const events = toEventList(this.getNodeParameter('events', itemIndex, []));
-	const known = WEBHOOK_EVENTS.map((event) => event.value);
+	const events = eventList(this.getNodeParameter('events', itemIndex, []));
+	const known: string[] = [...EVENTS];
 
 	const missing = !name ? 'Name' : !url ? 'URL' : events.length === 0 ? 'Events' : undefined;
 	if (missing) {

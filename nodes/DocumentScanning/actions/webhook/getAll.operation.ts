@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { toItems } from '../../helpers/utils';
-import { apiRequestList } from '../../transport';
+import { toItems } from '../../execution/items';
+import { apiRequestList } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [optionsCollection()];

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { positiveId } from '../../helpers/params';
-import { toItems } from '../../helpers/utils';
-import { apiRequestList } from '../../transport';
+import { positiveId } from '../params';
+import { toItems } from '../../execution/items';
+import { apiRequestList } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { webhookIdProperty } from './shared';
 

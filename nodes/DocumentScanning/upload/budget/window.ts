@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from '../../transport';
-import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
+import type { ApiContext } from '../../../shared/transport';
+import { apiRequestFull, endsListing, PAGE_SIZE, unwrapList } from '../../../shared/transport';
 
 /** The service's rolling window (spec: scans per rolling hour). */
 export const HOUR_MS = 60 * 60 * 1000;
@@ -84,13 +84,7 @@ export async function readHourWindow(this: ApiContext, hourlyLimit: number): Pro
 		});
 		const found = inWindow(fresh, serverNow);
 		times.push(...found.times);
-		const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
-		if (
-			found.allOlder ||
-			fresh.length === 0 ||
-			page.items.length < pageSize ||
-			isLastPage(page, pageNumber)
-		) {
+		if (found.allOlder || fresh.length === 0 || endsListing(page, pageNumber)) {
 			return { serverNow, times: times.sort((a, b) => a - b), pages: pageNumber };
 		}
 	}

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { pause } from '../pause';
+import { pause } from '../../shared/pause';
 
-import { mapWithConcurrency } from '../utils';
-import { failedScanError, FINAL_STATUSES, timeoutError } from '../wait';
-import type { WaitSettings } from './settings';
-import { MAX_TIMER_MS, nextGapMs } from './settings';
+import { mapWithConcurrency } from '../../shared/concurrency';
+import { FINAL_STATUSES } from '../../shared/scans/status';
+import { failedScanError, timeoutError } from './waitErrors';
+import type { WaitSettings } from './pollSettings';
+import { MAX_TIMER_MS, nextGapMs } from './pollSettings';
 import { readScan, readStatuses } from './requests';
 
 /** With this many scans waiting or more, one listing is cheaper than a read per scan. */

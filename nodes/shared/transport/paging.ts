@@ -1,10 +1,35 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapWithConcurrency } from '../helpers/utils';
-import type { ApiContext, ListPage } from './index';
-import { apiRequestFull, PAGE_SIZE, unwrapList } from './index';
-import { pageCountOf as countOf, readListing } from './listingReader';
+import { mapWithConcurrency } from '../concurrency';
+import type { ListPage } from './envelopes';
+import { unwrapList } from './envelopes';
+import {
+	isEndPage,
+	pageCountOf as countOf,
+	pageSizeOf,
+	readListing,
+	saysLastPage,
+} from './listingReader';
+import { apiRequestFull } from './request';
+import type { ApiContext } from './types';
+
+/** Page size of GET /scans (spec: 25 entries per page). */
+export const PAGE_SIZE = 25;
+
+/** True when `meta` / `links` say the page just read is the last one (the rule lives in listingReader.ts). */
+export function isLastPage(page: ListPage, pageNumber: number): boolean {
+	return saysLastPage(page, pageNumber, PAGE_SIZE);
+}
+
+/**
+ * The one last-page rule for a page read on its own (uploads, the poller, the poll trigger):
+ * listingReader.ts's `isEndPage` (empty, short, or `meta` / `links` say so), with the page's
+ * own `per_page` when it gives a usable one.
+ */
+export function endsListing(page: ListPage, pageNumber: number): boolean {
+	return isEndPage(page, pageNumber, pageSizeOf(page, PAGE_SIZE));
+}
 
 /** Pages read at the same time when `meta` tells how many there are. */
 export const PAGE_CONCURRENCY = 8;

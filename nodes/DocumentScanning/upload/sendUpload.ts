@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../transport';
-import type { UploadFile } from '../binary';
-import { pauseWithin } from '../pause';
-import type { ExecutionScope } from '../utils';
+import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../shared/transport';
+import type { UploadFile } from './binary';
+import { pauseWithin } from '../../shared/pause';
+import type { ExecutionScope } from '../execution/scope';
 import { findCandidates } from './candidates';
 import type { FileRef } from './errors';
 import { ambiguousScanError, unknownOutcomeError } from './errors';

@@ -1,8 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { ScanPoller } from '../helpers/poller';
-import type { Deferred, ExecutionScope } from '../helpers/utils';
-import { asItemError, errorItem, isDeferred, mapWithConcurrency } from '../helpers/utils';
+import { ScanPoller } from '../waiting';
+import type { Deferred, ExecutionScope } from './scope';
+import { mapWithConcurrency } from '../../shared/concurrency';
+import { asItemError, errorItem } from './items';
+import { isDeferred } from './scope';
 
 export interface PhasedOperation {
 	/** Sends the item's requests; returns its output, or `Deferred` while it waits for a scan. */

@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ListPage } from '../../transport';
-import { apiRequest, apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
+import type { ListPage } from '../../shared/transport';
+import {
+	apiRequest,
+	apiRequestFull,
+	endsListing,
+	PAGE_SIZE,
+	unwrapList,
+} from '../../shared/transport';
 
 /** Most pages one listing round reads beyond those the waiting scans fill. */
 const EXTRA_PAGES = 2;
@@ -51,8 +57,7 @@ export async function readStatuses(
 			const id = Number(scan.id);
 			if (wanted.has(id)) seen.set(id, scan);
 		}
-		const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
-		return page.items.length === 0 || page.items.length < pageSize || isLastPage(page, pageNumber);
+		return endsListing(page, pageNumber);
 	};
 
 	const first = await Promise.all(

@@ -1,32 +1,13 @@
 import { randomBytes } from 'crypto';
 
+import type { StreamBody } from '../../shared/transport/streamBody';
+
 /** A readable source of bytes: a stream from n8n's binary store (Node's `Readable`). */
 export interface ByteSource extends AsyncIterable<unknown> {
 	destroy?(): unknown;
 }
 
-/**
- * The body as n8n's HTTP client (axios) takes a Blob: it sends `stream()` chunk by chunk and
- * sets Content-Type and Content-Length from `type` and `size`. Nothing is held in memory.
- * (A Node `Readable` would do as well, but the package may import no module but `crypto`.)
- */
-export interface StreamedBlob {
-	readonly [Symbol.toStringTag]: 'Blob';
-	readonly type: string;
-	readonly size: number;
-	stream(): AsyncGenerator<Buffer>;
-}
-
-/**
- * A request body that is produced as a stream and can be produced again: each `open()` gives
- * a fresh stream of the same bytes (a re-send after a lost answer, a retry after a 429).
- */
-export interface StreamBody {
-	contentType: string;
-	/** Exact byte length; the request carries it as Content-Length. */
-	contentLength: number;
-	open(): Promise<StreamedBlob>;
-}
+export type { StreamBody, StreamedBlob } from '../../shared/transport/streamBody';
 
 export interface MultipartFile {
 	/** Form field name of the file part. */

@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ListingPage } from './listingPages';
+import { idsOf, isEndPage, pageCountOf, pageSizeOf, positive, recordId } from './listingPages';
+
 /**
  * Reads a listing that is paged by position (`page` = 1, 2, …, newest first, IDs growing with
  * creation) while other clients may add records at the top. Pure: the requests come from
@@ -28,11 +31,8 @@ import type { IDataObject } from 'n8n-workflow';
  * be among them. Records without a usable `id` are kept as they come.
  */
 
-export interface ListingPage {
-	items: IDataObject[];
-	meta?: IDataObject;
-	links?: IDataObject;
-}
+export type { ListingPage } from './listingPages';
+export { isEndPage, pageCountOf, pageSizeOf, recordId, saysLastPage } from './listingPages';
 
 export interface ListingReadOptions {
 	fetchPage: (pageNumber: number) => Promise<ListingPage>;
@@ -82,63 +82,6 @@ interface Read extends ListingPage {
 	received: number;
 }
 
-export function recordId(record: IDataObject): number | undefined {
-	const id = Number(record.id);
-	return record.id !== null && record.id !== '' && Number.isSafeInteger(id) ? id : undefined;
-}
-
-function idsOf(read: ListingPage): number[] {
-	return read.items.map(recordId).filter((id): id is number => id !== undefined);
-}
-
-function positive(value: unknown): number | undefined {
-	const number = Number(value);
-	return Number.isFinite(number) && number > 0 ? Math.floor(number) : undefined;
-}
-
-/** The page count `meta` gives (`last_page`, `total_pages`, `pages`, or `total` / `per_page`). */
-export function pageCountOf(page: ListingPage, pageSize: number): number | undefined {
-	const meta = page.meta;
-	if (!meta) return undefined;
-	const last = positive(meta.last_page ?? meta.total_pages ?? meta.pages);
-	if (last !== undefined) return last;
-	const total = Number(meta.total);
-	const perPage = positive(meta.per_page) ?? pageSize;
-	if (meta.total !== null && meta.total !== '' && Number.isFinite(total) && total >= 0)
-		return Math.max(1, Math.ceil(total / perPage));
-	return undefined;
-}
-
-/** True when `meta` / `links` of the page just read say it is the last one. */
-export function saysLastPage(page: ListingPage, pageNumber: number, pageSize: number): boolean {
-	const { meta, links } = page;
-	if (meta) {
-		const current = Number(meta.current_page ?? meta.page ?? pageNumber);
-		const last = Number(meta.last_page ?? meta.total_pages ?? meta.pages);
-		if (Number.isFinite(last) && current >= last) return true;
-		const total = Number(meta.total);
-		const perPage = Number(meta.per_page ?? pageSize);
-		if (
-			meta.total !== null &&
-			Number.isFinite(total) &&
-			Number.isFinite(perPage) &&
-			current * perPage >= total
-		)
-			return true;
-	}
-	if (links && 'next' in links && !links.next) return true;
-	return false;
-}
-
-/** The one rule for "the listing ends with this page": empty, short, or the page says so. */
-export function isEndPage(page: ListingPage, pageNumber: number, pageSize: number): boolean {
-	return (
-		page.items.length === 0 ||
-		page.items.length < pageSize ||
-		saysLastPage(page, pageNumber, pageSize)
-	);
-}
-
 function totalOf(read: ListingPage): number | undefined {
 	const total = Number(read.meta?.total);
 	return read.meta?.total !== undefined && read.meta.total !== null && Number.isFinite(total)
@@ -179,7 +122,7 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	};
 
 	const first = await read(1);
-	const pageSize = positive(first.meta?.per_page) ?? options.pageSize;
+	const pageSize = pageSizeOf(first, options.pageSize);
 	const firstIds = idsOf(first);
 	const topId = firstIds.length ? Math.max(...firstIds) : undefined;
 	const chain: Read[] = [first];

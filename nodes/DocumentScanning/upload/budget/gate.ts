@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { httpStatusOf } from '../../transport';
+import { httpStatusOf } from '../../../shared/transport';
 import type { CreatedScan } from './errors';
 import { heldBackError, iso, limitHitError, stoppedError } from './errors';
 import type { Hold, Plan } from './plan';

@@ -1,3 +1,3 @@
 export { ScanPoller, LIST_THRESHOLD } from './ScanPoller';
 export type { WaitRequest } from './ScanPoller';
-export * from './settings';
+export * from './pollSettings';

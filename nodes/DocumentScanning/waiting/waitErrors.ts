@@ -1,19 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-export type { WaitSettings } from './poller/settings';
-export {
-	DEFAULT_MAX_POLL_INTERVAL_S,
-	DEFAULT_POLL_INTERVAL_S,
-	DEFAULT_WAIT_TIMEOUT_S,
-	waitSettings,
-} from './poller/settings';
-
-/** States in which a scan does not change any more. */
-export const FINAL_STATUSES = new Set(['completed', 'validation_failed', 'failed']);
-
 /*
- * Waiting itself is done by one poller per execution (helpers/poller/): these are the
+ * Waiting itself is done by one poller per execution (ScanPoller.ts): these are the
  * per-item errors it gives.
  */
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import { batchTooLargeError } from './errors';
 import { UploadGate } from './gate';
 import { planBudget } from './plan';

@@ -2,9 +2,9 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { binaryEntryProblem, MALFORMED_ENTRY_HELP } from './binaryEntry';
-import type { StreamDigest } from './upload/fileDigest';
-import type { ByteSource } from './upload/multipartBody';
-import { digestBuffer, digestStream, headOfStream } from './upload/fileDigest';
+import type { StreamDigest } from './fileDigest';
+import type { ByteSource } from './multipartBody';
+import { digestBuffer, digestStream, headOfStream } from './fileDigest';
 
 /** Upload limit of POST /scans: 20 MB (20 × 1024 × 1024 bytes, inclusive). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;

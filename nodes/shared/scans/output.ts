@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { mergeReviewedData } from '../../shared/reviewedData';
+import { mergeReviewedData } from '../reviewedData';
 
 /**
  * How a scan is turned into output items, shared by the action node ("Output" option) and

@@ -9,8 +9,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequestFull, isLastPage, PAGE_SIZE, unwrapList } from '../../transport';
-import { readPages } from '../../transport/paging';
+import { apiRequestFull, endsListing, PAGE_SIZE, unwrapList } from '../../shared/transport';
+import { readPages } from '../../shared/transport/paging';
 import { latin1Repaired, normalizedFileName } from './fileNames';
 import { fingerprintIn, withoutFingerprint } from './fingerprint';
 
@@ -160,8 +160,7 @@ export async function readSince(
 			if (created !== undefined && created < threshold) return found;
 			found.push(scan);
 		}
-		const pageSize = Number(page.meta?.per_page ?? PAGE_SIZE);
-		if (fresh === 0 || page.items.length < pageSize || isLastPage(page, pageNumber)) return found;
+		if (fresh === 0 || endsListing(page, pageNumber)) return found;
 	}
 }
 

@@ -1,9 +1,0 @@
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
-
-import { searchTemplates } from '../DocumentScanning/methods/listSearch';
-
-/** Templates for the "Template Names or IDs" option (the action node's template search). */
-export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const { results } = await searchTemplates.call(this);
-	return results.map(({ name, value }) => ({ name, value }));
-}

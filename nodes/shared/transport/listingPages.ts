@@ -1,0 +1,76 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * What one page of a position-paged listing says about the listing: its records' IDs, its
+ * page size and count, and the one last-page rule (`isEndPage`) that every reader of a
+ * listing uses, through listingReader.ts or, for a page read on its own, paging.ts's
+ * `endsListing`.
+ */
+
+export interface ListingPage {
+	items: IDataObject[];
+	meta?: IDataObject;
+	links?: IDataObject;
+}
+
+export function recordId(record: IDataObject): number | undefined {
+	const id = Number(record.id);
+	return record.id !== null && record.id !== '' && Number.isSafeInteger(id) ? id : undefined;
+}
+
+export function idsOf(read: ListingPage): number[] {
+	return read.items.map(recordId).filter((id): id is number => id !== undefined);
+}
+
+export function positive(value: unknown): number | undefined {
+	const number = Number(value);
+	return Number.isFinite(number) && number > 0 ? Math.floor(number) : undefined;
+}
+
+/** Records per page: the page's own `meta.per_page` when it is a positive number, else `fallback`. */
+export function pageSizeOf(page: ListingPage, fallback: number): number {
+	return positive(page.meta?.per_page) ?? fallback;
+}
+
+/** The page count `meta` gives (`last_page`, `total_pages`, `pages`, or `total` / `per_page`). */
+export function pageCountOf(page: ListingPage, pageSize: number): number | undefined {
+	const meta = page.meta;
+	if (!meta) return undefined;
+	const last = positive(meta.last_page ?? meta.total_pages ?? meta.pages);
+	if (last !== undefined) return last;
+	const total = Number(meta.total);
+	const perPage = positive(meta.per_page) ?? pageSize;
+	if (meta.total !== null && meta.total !== '' && Number.isFinite(total) && total >= 0)
+		return Math.max(1, Math.ceil(total / perPage));
+	return undefined;
+}
+
+/** True when `meta` / `links` of the page just read say it is the last one. */
+export function saysLastPage(page: ListingPage, pageNumber: number, pageSize: number): boolean {
+	const { meta, links } = page;
+	if (meta) {
+		const current = Number(meta.current_page ?? meta.page ?? pageNumber);
+		const last = Number(meta.last_page ?? meta.total_pages ?? meta.pages);
+		if (Number.isFinite(last) && current >= last) return true;
+		const total = Number(meta.total);
+		const perPage = Number(meta.per_page ?? pageSize);
+		if (
+			meta.total !== null &&
+			Number.isFinite(total) &&
+			Number.isFinite(perPage) &&
+			current * perPage >= total
+		)
+			return true;
+	}
+	if (links && 'next' in links && !links.next) return true;
+	return false;
+}
+
+/** The one rule for "the listing ends with this page": empty, short, or the page says so. */
+export function isEndPage(page: ListingPage, pageNumber: number, pageSize: number): boolean {
+	return (
+		page.items.length === 0 ||
+		page.items.length < pageSize ||
+		saysLastPage(page, pageNumber, pageSize)
+	);
+}

@@ -1,0 +1,108 @@
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+
+import { pauseWithin } from '../pause';
+import { isStreamBody, withBody } from './streamBody';
+import { normalizeBaseUrl } from './baseUrl';
+import { unwrapList, unwrapRecord } from './envelopes';
+import { isTransientNetworkError, retryAfterSeconds } from './errors';
+import { apiError, networkError } from './errorWording';
+import type { ApiContext, ApiRequest, ApiResponse } from './types';
+import { CREDENTIAL_TYPE } from './types';
+
+/**
+ * The one place that talks to the Document Scanning API.
+ *
+ * - resolves and checks the base URL of the credential;
+ * - sends every request through n8n's `httpRequestWithAuthentication` (the credential's
+ *   generic `authenticate` adds the key), asking for the full response so that status,
+ *   headers and body are judged here;
+ * - unwraps the response shapes the spec leaves open (bare or `{ data }`);
+ * - retries safe requests (GET) on 5xx, timeouts and dropped connections, and honours a
+ *   short `Retry-After` on 429;
+ * - turns every failure into a `NodeApiError` worded for the user, with no secret in it.
+ */
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const RETRY_DELAYS_MS = [300, 1_000, 3_000];
+/** Longest Retry-After (seconds) a request waits for before giving up with the 429 error. */
+const MAX_RETRY_AFTER_SECONDS = 60;
+const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+
+async function getBaseUrl(ctx: ApiContext): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	return normalizeBaseUrl(ctx.getNode(), credentials.baseUrl);
+}
+
+/** Sends one request and returns the full response; throws a user-worded NodeApiError. */
+export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
+	const baseURL = await getBaseUrl(this);
+	const retry = request.retry ?? request.method === 'GET';
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		baseURL,
+		url: request.path,
+		qs: request.qs,
+		body: request.body as IHttpRequestOptions['body'],
+		headers: { Accept: 'application/json' },
+		json: !(request.body instanceof FormData) && !isStreamBody(request.body),
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
+	};
+	const signal = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal?.() : undefined;
+	// Pauses end at the deadline or on cancel; `false` means the pause was cut short.
+	const pause = async (ms: number) => await pauseWithin(ms, request.deadline, signal);
+
+	for (let attempt = 0; ; attempt++) {
+		let response: ApiResponse;
+		try {
+			if (request.deadline !== undefined) {
+				options.timeout = Math.max(
+					1,
+					Math.min(request.timeout ?? DEFAULT_TIMEOUT_MS, request.deadline - Date.now()),
+				);
+			}
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				await withBody({ ...options, headers: { ...options.headers } }, request.body),
+			)) as ApiResponse;
+		} catch (error) {
+			if (retry && attempt < RETRY_DELAYS_MS.length && isTransientNetworkError(error)) {
+				if (await pause(RETRY_DELAYS_MS[attempt])) continue;
+			}
+			throw networkError(this, error, baseURL, request);
+		}
+
+		const { statusCode } = response;
+		if (statusCode >= 200 && statusCode < 300) return response;
+		if (request.passStatuses?.includes(statusCode)) return response;
+
+		if (statusCode === 429 && attempt === 0 && request.waitOutRateLimit !== false) {
+			const waitSeconds = retryAfterSeconds(response.headers);
+			// The server refused the request, so repeating it cannot charge twice.
+			if (waitSeconds !== undefined && waitSeconds <= MAX_RETRY_AFTER_SECONDS) {
+				if (await pause(waitSeconds * 1000)) continue;
+			}
+		}
+		if (retry && RETRYABLE_STATUSES.has(statusCode) && attempt < RETRY_DELAYS_MS.length) {
+			if (await pause(RETRY_DELAYS_MS[attempt])) continue;
+		}
+		throw apiError(this, response, request);
+	}
+}
+
+/** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */
+export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
+	const response = await apiRequestFull.call(this, request);
+	return unwrapRecord(response.body);
+}
+
+/** Reads a list endpoint without pagination (templates, webhooks, logs). */
+export async function apiRequestList(
+	this: ApiContext,
+	request: ApiRequest,
+): Promise<IDataObject[]> {
+	const response = await apiRequestFull.call(this, request);
+	return unwrapList(response.body).items;
+}
