@@ -1,5 +1,5 @@
 // Figures about the local n8n that the scripts print and the docs quote, in one place.
-// test/scripts/doc-figures.test.mjs checks that README.md, CONTRIBUTING.md and docs/local-n8n.md
+// test/tools/doc-figures.test.mjs checks that README.md, CONTRIBUTING.md and docs/local-n8n.md
 // state the same (and that no doc counts the example workflows or sample invoices by hand).
 
 /**

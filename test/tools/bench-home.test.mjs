@@ -1,4 +1,4 @@
-// node --test test/scripts/ : a benchmark run writes only into the repository's ignored folders
+// node --test test/tools/ : a benchmark run writes only into the repository's ignored folders
 // and temporary folders. A small part of `npm run bench` (no real n8n) runs with an empty HOME;
 // afterwards HOME holds nothing, `git status --porcelain` is what it was, and the results are
 // in the ignored .bench/results.json. Needs a build (`npm test` builds first).
@@ -34,7 +34,7 @@ test(
 					'--expose-gc',
 					'-r',
 					'ts-node/register/transpile-only',
-					'bench/bench.ts',
+					'tools/bench/bench.ts',
 					'--no-real-n8n',
 					'--batches',
 					'2',

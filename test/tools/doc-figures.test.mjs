@@ -1,17 +1,17 @@
-// node --test test/scripts/ : the docs state the figures of scripts/constants.mjs, and count no
-// example workflows or sample invoices by hand (examples/ and scripts/sample-invoices.mjs grow).
+// node --test test/tools/ : the docs state the figures of tools/constants.mjs, and count no
+// example workflows or sample invoices by hand (examples/ and tools/n8n/sample-invoices.mjs grow).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { FIRST_RUN, LOCAL_NODE_MAJOR, N8N_NODE_RANGES } from '../../scripts/constants.mjs';
-import { NODE_SPEC, ROOT, TESTED_N8N_VERSIONS } from '../../scripts/n8n-local.mjs';
+import { FIRST_RUN, LOCAL_NODE_MAJOR, N8N_NODE_RANGES } from '../../tools/constants.mjs';
+import { NODE_SPEC, ROOT, TESTED_N8N_VERSIONS } from '../../tools/n8n/local.mjs';
 
 const read = (file) => readFileSync(path.join(ROOT, file), 'utf8');
 /** Markdown as one line of text: soft line breaks and indentation are only layout. */
 const flat = (file) => read(file).replace(/\s+/g, ' ');
 const DOCS = ['README.md', 'CONTRIBUTING.md', 'docs/local-n8n.md'];
-const SCRIPTS = ['scripts/start.mjs', 'scripts/n8n-local.mjs', 'scripts/e2e.mjs'];
+const SCRIPTS = ['tools/n8n/start.mjs', 'tools/n8n/local.mjs', 'tools/e2e/e2e.mjs'];
 const firstScreen = (text) => text.slice(0, text.indexOf('## Installation')).replace(/\s+/g, ' ');
 
 test("the README's first screen gives the first run's time and disk, the login and the examples' reset", () => {
@@ -26,7 +26,7 @@ test("the README's first screen gives the first run's time and disk, the login a
 	assert.match(screen, /sample invoices say, invented data for any other file/);
 });
 
-test('every doc that gives the first run a duration gives the one of scripts/constants.mjs', () => {
+test('every doc that gives the first run a duration gives the one of tools/constants.mjs', () => {
 	const [lo, hi] = FIRST_RUN.minutes.split('–');
 	for (const file of [...DOCS, ...SCRIPTS]) {
 		const ranges = [...flat(file).matchAll(/(\d+½?)\s*(?:to|–|-)\s*(\d+)\s*min/g)].map((m) => [

@@ -1,8 +1,8 @@
-// node --test test/scripts/ : choosing the n8n line for npm start / npm run e2e.
+// node --test test/tools/ : choosing the n8n line for npm start / npm run e2e.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { DEFAULT_N8N_VERSION, LOCAL, n8nLine, pickVersion } from '../../scripts/n8n-lines.mjs';
+import { DEFAULT_N8N_VERSION, LOCAL, n8nLine, pickVersion } from '../../tools/n8n/lines.mjs';
 
 test('--n8n <v> and --n8n=<v> win over N8N_LOCAL_VERSION, which wins over the default', () => {
 	assert.deepEqual(

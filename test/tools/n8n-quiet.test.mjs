@@ -1,7 +1,7 @@
-// node --test test/scripts/ : the local n8n's environment avoids n8n's known offline noise, per line.
+// node --test test/tools/ : the local n8n's environment avoids n8n's known offline noise, per line.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { n8nEnv, n8nLine } from '../../scripts/n8n-local.mjs';
+import { n8nEnv, n8nLine } from '../../tools/n8n/local.mjs';
 
 const one = n8nLine('1.123.81');
 const two = n8nLine('2.40.7');

@@ -1,10 +1,10 @@
-// node --test test/scripts/ : the queue-mode e2e's per-line environment and its ports.
+// node --test test/tools/ : the queue-mode e2e's per-line environment and its ports.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { test } from 'node:test';
-import { n8nLine } from '../../scripts/n8n-lines.mjs';
-import { queueEnv } from '../../scripts/e2e-queue/processes.mjs';
-import { portAllocator, portBlock } from '../../scripts/e2e-queue/ports.mjs';
+import { n8nLine } from '../../tools/n8n/lines.mjs';
+import { queueEnv } from '../../tools/e2e/queue/processes.mjs';
+import { portAllocator, portBlock } from '../../tools/e2e/queue/ports.mjs';
 
 const pg = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' };
 const redis = { host: '127.0.0.1', port: 6379 };

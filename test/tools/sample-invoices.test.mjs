@@ -1,4 +1,4 @@
-// node --test test/scripts/ : the sample PDFs npm start and the e2e give the invoice example.
+// node --test test/tools/ : the sample PDFs npm start and the e2e give the invoice example.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import {
 	SAMPLE_INVOICES,
 	invoicePdf,
 	writeSampleInvoices,
-} from '../../scripts/sample-invoices.mjs';
+} from '../../tools/n8n/sample-invoices.mjs';
 
 test('each sample is a PDF whose xref table points at its objects and whose startxref points at the table', () => {
 	const pdf = invoicePdf(['Invoice (test) 1', 'back\\slash']).toString('latin1');

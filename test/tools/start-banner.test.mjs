@@ -1,8 +1,8 @@
-// node --test test/scripts/ : the banner npm start prints.
+// node --test test/tools/ : the banner npm start prints.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { startBanner } from '../../scripts/start-banner.mjs';
+import { startBanner } from '../../tools/n8n/start-banner.mjs';
 
 const input = (overrides = {}) => ({
 	version: '1.123.81',

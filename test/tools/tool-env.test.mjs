@@ -1,10 +1,10 @@
-// node --test test/scripts/ : the environment scripts/n8n-local.mjs installs n8n with (issue 8,
+// node --test test/tools/ : the environment tools/n8n/local.mjs installs n8n with (issue 8,
 // "npm settings"): the user's npm settings reach the install, the outer npm's description does not.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
-import { NODE_BIN_DIR, NODE_HEADERS, n8nLine, toolEnv } from '../../scripts/n8n-local.mjs';
-import { npmInstallEnv } from '../../scripts/npm-env.mjs';
+import { NODE_BIN_DIR, NODE_HEADERS, n8nLine, toolEnv } from '../../tools/n8n/local.mjs';
+import { npmInstallEnv } from '../../tools/n8n/npm-env.mjs';
 
 /** What `npm run e2e` hands its script (measured with npm 11), plus a user's proxy settings. */
 const OUTER = {
@@ -32,7 +32,7 @@ const OUTER = {
 	npm_execpath: '/usr/lib/node_modules/npm/bin/npm-cli.js',
 	npm_node_execpath: '/usr/bin/node',
 	npm_lifecycle_event: 'e2e',
-	npm_lifecycle_script: 'node scripts/e2e.mjs',
+	npm_lifecycle_script: 'node tools/e2e/e2e.mjs',
 	npm_package_json: '/work/repo/package.json',
 	npm_package_name: 'n8n-nodes-document-scanning',
 };

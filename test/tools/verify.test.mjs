@@ -1,4 +1,4 @@
-// node --test test/scripts/ : npm run verify (scripts/verify.mjs), n8n's verification checklist.
+// node --test test/tools/ : npm run verify (tools/ci/verify.mjs), n8n's verification checklist.
 // Each check passes on a copy of this package and fails on a copy broken in its one respect.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -8,10 +8,10 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { checks, verify } from '../../scripts/verify.mjs';
+import { checks, verify } from '../../tools/ci/verify.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const script = path.join(repo, 'scripts', 'verify.mjs');
+const script = path.join(repo, 'tools', 'ci', 'verify.mjs');
 // Checks that need no lint run, build or CLI: quick enough for a fixture each.
 const FAST = [
 	'name',

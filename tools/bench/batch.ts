@@ -1,6 +1,6 @@
 /** Batch uploads with waiting, run through n8n-core's engine (the test harness) against the sandbox. */
-import { DEFAULT_API_KEY } from '../sandbox/server';
-import { binaryItem, runNode } from '../test/harness/n8n';
+import { DEFAULT_API_KEY } from '../../sandbox/server';
+import { binaryItem, runNode } from '../../test/harness/n8n';
 import type { RequestEntry, SandboxProcess } from './sandbox-process';
 import { deliveryDelays, pdfOfSize, percentile } from './sandbox-process';
 

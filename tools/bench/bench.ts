@@ -2,7 +2,7 @@
  * Benchmarks of the action node against the sandbox, which runs in a separate process so
  * that the memory figures are the node's own. Every figure is a ratio measured in this run,
  * side by side; nothing is asserted (goals are read from the output). Writes the ignored
- * .bench/results.json; n8n's user folder is a temporary folder (bench/user-folder.ts), so a run
+ * .bench/results.json; n8n's user folder is a temporary folder (tools/bench/user-folder.ts), so a run
  * writes nothing into HOME and leaves `git status` clean.
  *
  *   npm run build && npm run bench
@@ -11,9 +11,9 @@
  * - batch with waiting (n8n-core engine, the test harness): wall time against the bound
  *   processing time + upload time at the chosen concurrency (uploads alone, same run);
  * - the same in the real n8n of `npm start`, next to the do-it-yourself path
- *   (HTTP Request upload → Wait 5 s → HTTP Request GET), see bench/real-n8n.mjs;
+ *   (HTTP Request upload → Wait 5 s → HTTP Request GET), see tools/bench/real-n8n.mjs;
  * - Return All over 1,000 scans against pages × latency;
- * - a re-run of 200 documents with "Return Existing Scan" on 20,000 older scans (bench/rerun.ts);
+ * - a re-run of 200 documents with "Return Existing Scan" on 20,000 older scans (tools/bench/rerun.ts);
  * - upload memory: copies of a file held per file in flight.
  */
 // First: points n8n's user folder away from HOME before n8n-core loads.
@@ -25,8 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_API_KEY } from '../sandbox/server';
-import { binaryItem, runNode } from '../test/harness/n8n';
+import { DEFAULT_API_KEY } from '../../sandbox/server';
+import { binaryItem, runNode } from '../../test/harness/n8n';
 import type { BatchFigure, PagingFigure } from './batch';
 import { batchFigure, pagingFigure, round } from './batch';
 import type { SandboxProcess } from './sandbox-process';
@@ -155,7 +155,7 @@ async function memoryFigure(
 	return await uploadRun(env, count, width, offset);
 }
 
-/** Runs bench/real-n8n.mjs with Node 24 of .n8n-local (through scripts/n8n-local.mjs). */
+/** Runs tools/bench/real-n8n.mjs with Node 24 of .n8n-local (through tools/n8n/local.mjs). */
 async function realN8n(sandbox: SandboxProcess, scenarios: object[]): Promise<unknown> {
 	const child = spawn(
 		process.execPath,
@@ -170,7 +170,7 @@ async function realN8n(sandbox: SandboxProcess, scenarios: object[]): Promise<un
 	});
 	await new Promise((resolve) => child.once('exit', resolve));
 	const marker = out.lastIndexOf('@@RESULT@@');
-	if (marker < 0) return { error: `no result from bench/real-n8n.mjs: ${out.slice(-1000)}` };
+	if (marker < 0) return { error: `no result from tools/bench/real-n8n.mjs: ${out.slice(-1000)}` };
 	return JSON.parse(out.slice(marker + '@@RESULT@@'.length).trim()) as unknown;
 }
 
@@ -227,7 +227,7 @@ async function main() {
 			paging.push(figure);
 		}
 		results.returnAll = paging;
-		results.rerun = await rerunFigures(sandbox, { envelopes, latencyMs, concurrency }); // bench/rerun.ts
+		results.rerun = await rerunFigures(sandbox, { envelopes, latencyMs, concurrency }); // tools/bench/rerun.ts
 
 		// 3. Upload memory: one file alone, then several at once.
 		await sandbox.control('POST', 'reset', { processingDelayMs: 10, latencyMs: 0 });

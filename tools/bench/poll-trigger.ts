@@ -3,10 +3,10 @@
  * number of scans finished since the previous poll, through n8n-core's PollContext against
  * the sandbox (in process). Prints figures; asserts nothing.
  *
- *   npm run build && node -r ts-node/register/transpile-only bench/poll-trigger.ts
+ *   npm run build && node -r ts-node/register/transpile-only tools/bench/poll-trigger.ts
  */
-import { DEFAULT_API_KEY, startSandbox } from '../sandbox/server';
-import { PollHarness } from '../test/harness/poll';
+import { DEFAULT_API_KEY, startSandbox } from '../../sandbox/server';
+import { PollHarness } from '../../test/harness/poll';
 
 const OLDER_SCANS = 500;
 const STEPS = [0, 1, 25, 2000];

@@ -2,7 +2,7 @@
  * Runs batch workflows in the real n8n that `npm start` installs (.n8n-local/, n8n 1.123.81 on
  * Node 24), against a sandbox that is already running, and prints one JSON document:
  *
- *   node bench/real-n8n.mjs '{"origin":"http://127.0.0.1:PORT","scenarios":[...]}'
+ *   node tools/bench/real-n8n.mjs '{"origin":"http://127.0.0.1:PORT","scenarios":[...]}'
  *
  * Each scenario: { kind, envelope, latencyMs, … }:
  * - "node" (uploads, processingMs, concurrency): Manual Trigger → Code (N PDFs) → Document
@@ -37,7 +37,7 @@ import {
 	n8nIsInstalled,
 	n8nSpawn,
 	n8nSync,
-} from '../scripts/n8n-local.mjs';
+} from '../n8n/local.mjs';
 
 const WAIT_SECONDS = 5;
 

@@ -6,16 +6,16 @@
  * side. Nothing is asserted.
  *
  *   npm run build && npm run bench                    # among the other figures
- *   npm run build && node -r ts-node/register/transpile-only bench/rerun.ts   # this figure alone
+ *   npm run build && node -r ts-node/register/transpile-only tools/bench/rerun.ts   # this figure alone
  *
  * RERUN_DOCUMENTS (default 200) and RERUN_OLDER_SCANS (default 20000) change the sizes.
  */
-import { DEFAULT_API_KEY } from '../sandbox/server';
-import { binaryItem, runNode } from '../test/harness/n8n';
+import { DEFAULT_API_KEY } from '../../sandbox/server';
+import { binaryItem, runNode } from '../../test/harness/n8n';
 import {
 	setup as useTemporaryUserFolder,
 	teardown as removeTemporaryUserFolder,
-} from '../test/harness/user-folder';
+} from '../../test/harness/user-folder';
 import { round } from './batch';
 import type { RequestEntry, SandboxProcess } from './sandbox-process';
 import { pdfOfSize, startSandboxProcess } from './sandbox-process';
@@ -129,7 +129,7 @@ export function printRerun(f: RerunFigure): void {
 	);
 }
 
-/** The figure for every envelope; the hook bench/bench.ts calls. */
+/** The figure for every envelope; the hook tools/bench/bench.ts calls. */
 export async function rerunFigures(
 	sandbox: SandboxProcess,
 	options: { envelopes: Array<'data' | 'bare'>; latencyMs: number; concurrency: number },

@@ -23,7 +23,7 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
 		[
 			'-r',
 			'ts-node/register/transpile-only',
-			path.join(__dirname, '../sandbox/cli.ts'),
+			path.join(__dirname, '../../sandbox/cli.ts'),
 			'--port',
 			'0',
 			'--quiet',
@@ -32,7 +32,7 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
 		],
 		{
 			stdio: ['ignore', 'pipe', 'inherit'],
-			env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, '../sandbox/tsconfig.json') },
+			env: { ...process.env, TS_NODE_PROJECT: path.join(__dirname, '../../sandbox/tsconfig.json') },
 		},
 	);
 	const origin = await new Promise<string>((resolve, reject) => {

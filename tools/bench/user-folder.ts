@@ -1,6 +1,6 @@
 /**
  * Keeps every write of a benchmark run out of the user's home and out of tracked files.
- * Imported first by bench/bench.ts, before anything loads n8n-core:
+ * Imported first by tools/bench/bench.ts, before anything loads n8n-core:
  * - n8n-core's InstanceSettings writes `<N8N_USER_FOLDER or $HOME>/.n8n/config` the first time
  *   the engine needs it, so N8N_USER_FOLDER points at a fresh temporary folder, removed at exit
  *   (a user's own N8N_USER_FOLDER is overridden on purpose: a benchmark must not write there);
@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export const BENCH_OUT_DIR = path.join(__dirname, '..', '.bench');
+export const BENCH_OUT_DIR = path.join(__dirname, '..', '..', '.bench');
 
 const folder = mkdtempSync(path.join(tmpdir(), 'n8n-nodes-document-scanning-bench-'));
 process.env.N8N_USER_FOLDER = folder;

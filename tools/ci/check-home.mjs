@@ -3,7 +3,7 @@
 // when anything other than npm's own cache is left in it, or when a test user folder
 // (test/harness/user-folder.ts) is left in the temporary folder.
 //
-//   node scripts/check-home.mjs [jest test files...]    (default: a few suites of every kind)
+//   node tools/ci/check-home.mjs [jest test files...]    (default: a few suites of every kind)
 //
 // jest is started directly (not through npm or npx), with two workers.
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const JEST = path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 const DEFAULT_FILES = [
 	'test/package/user-folder.test.ts',

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Release guard: the pushed tag must be "v" + package.json's version (v0.2.0 for 0.2.0).
-// Usage: node scripts/check-release-tag.mjs <tag>   (the release workflow passes $GITHUB_REF_NAME)
+// Usage: node tools/ci/check-release-tag.mjs <tag>   (the release workflow passes $GITHUB_REF_NAME)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const tag = (process.argv[2] ?? '').replace(/^refs\/tags\//, '');
 const expected = `v${version}`;

@@ -4,7 +4,7 @@ const { existsSync } = require('node:fs');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..');
+const root = path.resolve(__dirname, '..', '..');
 if (!existsSync(path.join(root, 'node_modules', '.package-lock.json'))) {
 	console.log('Installing dev dependencies (npm ci) ...');
 	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {

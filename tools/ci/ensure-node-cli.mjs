@@ -8,7 +8,7 @@
 //      the tools folder).
 // Why a separate folder and --ignore-scripts: docs/decisions.md, "n8n's official lint".
 // The user's npm settings (registry, proxy, cache) apply; only the outer npm's own variables
-// are dropped (scripts/npm-env.mjs).
+// are dropped (tools/n8n/npm-env.mjs).
 import { spawnSync } from 'node:child_process';
 import {
 	existsSync,
@@ -22,9 +22,9 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { npmInstallEnv } from './npm-env.mjs';
+import { npmInstallEnv } from '../n8n/npm-env.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const toolsDir = path.join(root, 'tools', 'n8n-node-cli');
 const installedCli = path.join(toolsDir, 'node_modules', '@n8n', 'node-cli');
 const linkPath = path.join(root, 'node_modules', '@n8n', 'node-cli');

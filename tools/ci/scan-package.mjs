@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs n8n's verification lint gate (@n8n/scan-community-package's analyzePackage) offline:
-//   node scripts/scan-package.mjs            the source tree (package.json, nodes/, credentials/)
-//   node scripts/scan-package.mjs --packed   the tarball `npm pack` produces, unpacked
+//   node tools/ci/scan-package.mjs            the source tree (package.json, nodes/, credentials/)
+//   node tools/ci/scan-package.mjs --packed   the tarball `npm pack` produces, unpacked
 // The tarball leg lints the compiled .js and package.json, as n8n does for a published package.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import {
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 async function scanPacked() {
 	const work = mkdtempSync(path.join(tmpdir(), 'n8n-scan-'));

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // n8n's community-node verification checklist, every mechanical check in one command:
 //   npm run verify                     all checks, one PASS/FAIL line each; exit 1 on any FAIL
-//   node scripts/verify.mjs --only a,b the named checks (ids in the first column)
-//   node scripts/verify.mjs --root DIR another package folder (the tests use fixtures)
+//   node tools/ci/verify.mjs --only a,b the named checks (ids in the first column)
+//   node tools/ci/verify.mjs --root DIR another package folder (the tests use fixtures)
 // Offline: the scanner and the lint run locally; nothing is fetched (the CLI is installed once by
-// scripts/ensure-node-cli.mjs). The packed-tarball scan needs `npm run build` first.
+// tools/ci/ensure-node-cli.mjs). The packed-tarball scan needs `npm run build` first.
 // What each check stands for: docs/verification.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..');
+const repoRoot = path.resolve(here, '..', '..');
 
 /** The eslint.config.mjs that `n8n-node cloud-support` accepts (compared without whitespace). */
 export const DEFAULT_ESLINT_CONFIG =
@@ -246,6 +246,7 @@ export const checks = [
 				env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
 				timeout: 120_000,
 			});
+			// eslint-disable-next-line no-control-regex -- strips the CLI's colour codes (ESC [ ... m)
 			const output = `${result.stdout}${result.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
 			return /Status: eligible/.test(output)
 				? pass('n8n-node cloud-support: eligible')

@@ -1,6 +1,6 @@
 // `npm run e2e [-- --n8n <version>] [--verbose] [--keep]`: proves the nodes work inside a real n8n.
 //
-// The n8n line: --n8n <version> or N8N_LOCAL_VERSION, default 1.123.81 (scripts/n8n-lines.mjs);
+// The n8n line: --n8n <version> or N8N_LOCAL_VERSION, default 1.123.81 (tools/n8n/lines.mjs);
 // `.ci/run` runs it on every line of TESTED_N8N_VERSIONS.
 //
 // 1. builds if needed, installs that n8n if missing (.n8n-local/n8n-<version>/);
@@ -43,13 +43,13 @@ import {
 	startSandbox,
 	stopChild,
 	waitForN8n,
-} from './n8n-local.mjs';
-import { writeSampleInvoices } from './sample-invoices.mjs';
-import { checkExamplesCli, checkExamplesServer } from './e2e-checks/examples.mjs';
-import { manualInstall } from './e2e-checks/manual-install.mjs';
-import { checkPollTrigger } from './e2e-checks/poll-trigger.mjs';
-import { checkEditor, findChromium } from './e2e-checks/editor.mjs';
-import { runQueueE2e } from './e2e-queue/index.mjs';
+} from '../n8n/local.mjs';
+import { writeSampleInvoices } from '../n8n/sample-invoices.mjs';
+import { checkExamplesCli, checkExamplesServer } from './checks/examples.mjs';
+import { manualInstall } from './checks/manual-install.mjs';
+import { checkPollTrigger } from './checks/poll-trigger.mjs';
+import { checkEditor, findChromium } from './checks/editor.mjs';
+import { runQueueE2e } from './queue/index.mjs';
 import {
 	createResults,
 	fetchOnceMore,
@@ -58,7 +58,7 @@ import {
 	parseRunOutput,
 	sandboxApi,
 	unwrap,
-} from './e2e-checks/support.mjs';
+} from './checks/support.mjs';
 
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
 const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger, checkEditorIfChromium];
@@ -80,7 +80,7 @@ const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
 const keep = argv.includes('--keep');
-// `--queue`: queue mode instead (scripts/e2e-queue/), on the line --n8n picks; `--queue-parts=checks,poll,load,faults` picks parts.
+// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
 const queueParts = argv
 	.find((a) => a.startsWith('--queue-parts='))

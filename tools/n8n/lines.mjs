@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const LOCAL = path.join(ROOT, '.n8n-local');
 export const DEFAULT_N8N_VERSION = '1.123.81';
 /** The lines the e2e and CI run (README "Compatibility"). */

@@ -1,8 +1,8 @@
 // A real n8n for this repository, installed into .n8n-local/ (gitignored), one folder per n8n line
-// (layout and version choice: scripts/n8n-lines.mjs).
+// (layout and version choice: tools/n8n/lines.mjs).
 //
 //   .n8n-local/node24/              Node 24 from the npm registry (`npm install node@24`): it runs n8n
-//                                   (each line's Node range: N8N_NODE_RANGES in scripts/constants.mjs);
+//                                   (each line's Node range: N8N_NODE_RANGES in tools/constants.mjs);
 //                                   the repository itself works with the Node of package.json's engines.
 //   .n8n-local/n8n-<version>/       n8n@<version> (own package.json with the overrides it needs).
 //   .n8n-local/home-<version>/      N8N_USER_FOLDER: n8n's database and settings under .n8n/, and this
@@ -11,9 +11,9 @@
 // The n8n line travels in the environment n8nEnv() builds (N8N_LOCAL_VERSION), so every helper that
 // takes `env` runs the right n8n.
 //
-// No dependencies: used by scripts/start.mjs and scripts/e2e.mjs, and runnable on its own:
-//   node scripts/n8n-local.mjs [--n8n <version>] install    install (if missing) and print the versions
-//   node scripts/n8n-local.mjs [--n8n <version>] n8n ARGS   run the n8n CLI with the local environment
+// No dependencies: used by tools/n8n/start.mjs and tools/e2e/e2e.mjs, and runnable on its own:
+//   node tools/n8n/local.mjs [--n8n <version>] install    install (if missing) and print the versions
+//   node tools/n8n/local.mjs [--n8n <version>] n8n ARGS   run the n8n CLI with the local environment
 import { spawn, spawnSync } from 'node:child_process';
 import {
 	copyFileSync,
@@ -32,12 +32,12 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npmInstallEnv } from './npm-env.mjs';
-import { FIRST_RUN, LOCAL_NODE_MAJOR } from './constants.mjs';
-import { lineNames, quietEnv } from './n8n-quiet.mjs';
-import { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
+import { FIRST_RUN, LOCAL_NODE_MAJOR } from '../constants.mjs';
+import { lineNames, quietEnv } from './quiet.mjs';
+import { LOCAL, ROOT, n8nLine, pickVersion } from './lines.mjs';
 
-export { LOCAL, ROOT, n8nLine, pickVersion } from './n8n-lines.mjs';
-export { DEFAULT_N8N_VERSION, TESTED_N8N_VERSIONS } from './n8n-lines.mjs';
+export { LOCAL, ROOT, n8nLine, pickVersion } from './lines.mjs';
+export { DEFAULT_N8N_VERSION, TESTED_N8N_VERSIONS } from './lines.mjs';
 
 export const NODE_DIR = path.join(LOCAL, 'node24');
 export const NODE_SPEC = LOCAL_NODE_MAJOR;
@@ -88,7 +88,7 @@ function readMarker(file) {
 }
 
 /**
- * PATH with Node 24 first, the user's npm settings (scripts/npm-env.mjs: only what describes the
+ * PATH with Node 24 first, the user's npm settings (tools/n8n/npm-env.mjs: only what describes the
  * outer npm is dropped), and Node 24's headers for building native modules.
  */
 export function toolEnv(extra = {}, { line = DEFAULT_LINE, base = process.env } = {}) {
@@ -206,7 +206,7 @@ export function ensureN8n(line = DEFAULT_LINE) {
 				description:
 					'The real n8n used by npm start / npm run e2e (see CONTRIBUTING.md, "Real n8n")',
 				dependencies: { n8n: line.version },
-				// See n8nLine() in scripts/n8n-lines.mjs for why each override is there.
+				// See n8nLine() in tools/n8n/lines.mjs for why each override is there.
 				overrides: line.overrides,
 			},
 			null,
@@ -259,7 +259,7 @@ export function n8nEnv({
 		N8N_EDITOR_BASE_URL: `http://localhost:${port}/`,
 		N8N_ENCRYPTION_KEY: localEncryptionKey(),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		// Task runners (on for both lines, scripts/n8n-quiet.mjs): the broker on 5679 unless told; one port per instance.
+		// Task runners (on for both lines, tools/n8n/quiet.mjs): the broker on 5679 unless told; one port per instance.
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort ?? port + 1),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -279,7 +279,7 @@ export function n8nEnv({
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
 		N8N_LOG_OUTPUT: 'console',
 		NODE_ENV: 'production',
-		// No offline noise: the community-node catalogue and deprecation lines (scripts/n8n-quiet.mjs).
+		// No offline noise: the community-node catalogue and deprecation lines (tools/n8n/quiet.mjs).
 		...quietEnv(line),
 		...extra,
 	});
@@ -385,7 +385,9 @@ export function installPackage(home = DEFAULT_HOME, line = DEFAULT_LINE) {
 	let pkg = { name: 'installed-nodes', private: true, dependencies: {} };
 	try {
 		pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
-	} catch {}
+	} catch {
+		// no package.json yet: start from an empty one
+	}
 	pkg.dependencies = { ...(pkg.dependencies ?? {}), [PACKAGE_NAME]: version };
 	writeFileSync(pkgFile, JSON.stringify(pkg, null, 2) + '\n');
 
@@ -402,7 +404,9 @@ export function installPackage(home = DEFAULT_HOME, line = DEFAULT_LINE) {
 		ok =
 			lstatSync(workflowLink).isSymbolicLink() &&
 			path.resolve(modules, readlinkSync(workflowLink)) === workflowReal;
-	} catch {}
+	} catch {
+		// no link yet: ok stays false
+	}
 	if (!ok) {
 		rmSync(workflowLink, { recursive: true, force: true });
 		symlinkSync(workflowReal, workflowLink, 'dir');
@@ -597,7 +601,9 @@ export async function waitForN8n(url, { timeoutMs = 180_000, child } = {}) {
 			// /healthz answers before the REST API is mounted; /rest/settings answers JSON once it is.
 			const res = await fetch(new URL('rest/settings', url), { signal: AbortSignal.timeout(2000) });
 			if (res.ok && (res.headers.get('content-type') ?? '').includes('json')) return;
-		} catch {}
+		} catch {
+			// not up yet: try again
+		}
 		await new Promise((r) => setTimeout(r, 500));
 	}
 	throw new Error(`n8n did not answer on ${url} within ${timeoutMs / 1000} s`);
@@ -688,7 +694,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 		const r = n8nSync(rest, { capture: false, env: n8nEnv({ line }) });
 		process.exit(r.status ?? 1);
 	} else {
-		console.error('usage: node scripts/n8n-local.mjs [--n8n <version>] [install | n8n ARGS...]');
+		console.error('usage: node tools/n8n/local.mjs [--n8n <version>] [install | n8n ARGS...]');
 		process.exit(2);
 	}
 }

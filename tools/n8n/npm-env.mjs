@@ -1,4 +1,4 @@
-// The environment for the npm commands that install the local n8n (scripts/n8n-local.mjs).
+// The environment for the npm commands that install the local n8n (tools/n8n/local.mjs).
 //
 // `npm run e2e` / `npm start` run inside an outer npm, which exports its settings as npm_config_*
 // and describes itself in npm_package_*, npm_lifecycle_*, npm_execpath ... The user's own settings

@@ -1,6 +1,6 @@
 // Settings that keep the local n8n (npm start, npm run e2e) free of known offline noise, per line.
 // Each was looked up in the source of the n8n version it applies to (docs/local-n8n.md, "Offline
-// noise"; checked by test/scripts/n8n-quiet.test.mjs and by reading `npm start`'s log).
+// noise"; checked by test/tools/n8n-quiet.test.mjs and by reading `npm start`'s log).
 //
 // Both lines:
 // - N8N_VERIFIED_PACKAGES_ENABLED=false: the editor asks n8n for the catalogue of verified community

@@ -1,4 +1,4 @@
-// The banner `npm start` prints once n8n answers (scripts/start.mjs); test/scripts/start-banner.test.mjs.
+// The banner `npm start` prints once n8n answers (tools/n8n/start.mjs); test/tools/start-banner.test.mjs.
 import path from 'node:path';
 
 /**

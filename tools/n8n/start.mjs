@@ -36,7 +36,7 @@ import {
 	startSandbox,
 	stopChild,
 	waitForN8n,
-} from './n8n-local.mjs';
+} from './local.mjs';
 import { writeSampleInvoices } from './sample-invoices.mjs';
 import { startBanner } from './start-banner.mjs';
 

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PACKAGE_NAME = 'n8n-nodes-document-scanning';
 const ACTION = `${PACKAGE_NAME}.documentScanning`;
 const TRIGGER = `${PACKAGE_NAME}.documentScanningTrigger`;
@@ -103,7 +103,7 @@ async function browserRest(page, method, pathname, body) {
 				method,
 				headers: {
 					'content-type': 'application/json',
-					'browser-id': localStorage.getItem('n8n-browserId') ?? '',
+					'browser-id': globalThis.localStorage.getItem('n8n-browserId') ?? '',
 				},
 				body: body === undefined ? undefined : JSON.stringify(body),
 			});
@@ -139,7 +139,7 @@ async function openWorkflow(page, n8nUrl, id, nodeCount) {
 	await page.goto(new URL(`workflow/${id}`, n8nUrl).href);
 	await page.getByTestId('canvas-node').first().waitFor();
 	await page.waitForFunction(
-		(n) => document.querySelectorAll('[data-test-id="canvas-node"]').length >= n,
+		(n) => globalThis.document.querySelectorAll('[data-test-id="canvas-node"]').length >= n,
 		nodeCount,
 		{
 			timeout: TIMEOUT_MS,

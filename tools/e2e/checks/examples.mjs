@@ -6,8 +6,8 @@
 // EXAMPLE_CHECKS names the check of every file; a file in examples/ without one fails the e2e.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { exampleFiles, exampleId, localExample, n8nSync } from '../n8n-local.mjs';
-import { SAMPLE_INVOICES } from '../sample-invoices.mjs';
+import { exampleFiles, exampleId, localExample, n8nSync } from '../../n8n/local.mjs';
+import { SAMPLE_INVOICES } from '../../n8n/sample-invoices.mjs';
 import {
 	fetchOnceMore,
 	n8nRest,

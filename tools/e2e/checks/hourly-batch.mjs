@@ -6,7 +6,7 @@
 // same name (`n8n execute` starts only from one); every other node is the example's own.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { invoicePdf } from '../sample-invoices.mjs';
+import { invoicePdf } from '../../n8n/sample-invoices.mjs';
 import { execute, importManualCopy } from './run-example.mjs';
 import { fetchOnceMore, nodeItems, sandboxApi, unwrap, waitFor } from './support.mjs';
 

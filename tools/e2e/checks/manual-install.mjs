@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PACKAGE_NAME, ROOT, toolEnv } from '../n8n-local.mjs';
+import { PACKAGE_NAME, ROOT, toolEnv } from '../../n8n/local.mjs';
 
 function npm(args, { cwd, line }) {
 	return spawnSync('npm', args, {

@@ -1,5 +1,5 @@
 // Running an example (or a copy of it) with `n8n execute`, shared by the example checks.
-import { exampleId, importWorkflow, localExample, n8nSync } from '../n8n-local.mjs';
+import { exampleId, importWorkflow, localExample, n8nSync } from '../../n8n/local.mjs';
 import { parseRunOutput, settle } from './support.mjs';
 
 /** `n8n execute --id=<id> --rawOutput`: { run, ok, detail } (the run data, no error, a short account). */

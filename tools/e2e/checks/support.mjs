@@ -1,13 +1,13 @@
-// Shared pieces of the e2e (scripts/e2e.mjs) and its check modules in scripts/e2e-checks/.
+// Shared pieces of the e2e (tools/e2e/e2e.mjs) and its check modules in tools/e2e/checks/.
 //
-// A check module exports `async function checkSomething(ctx)`; scripts/e2e.mjs calls it with the
+// A check module exports `async function checkSomething(ctx)`; tools/e2e/e2e.mjs calls it with the
 // context of the running stack (see `E2eContext` below) and it records results with ctx.check().
 
 import { createHmac } from 'node:crypto';
 
 /**
  * @typedef {object} E2eContext
- * @property {ReturnType<import('../n8n-lines.mjs').n8nLine>} line  the n8n line under test
+ * @property {ReturnType<import('../../n8n/lines.mjs').n8nLine>} line  the n8n line under test
  * @property {Record<string,string>} env      n8nEnv() of the e2e instance (n8nSync/n8nSpawn take it)
  * @property {string} home                    its N8N_USER_FOLDER
  * @property {string} n8nUrl                  e.g. http://localhost:41234/ (once `n8n start` is up)

@@ -1,7 +1,7 @@
 // Queue-mode checks: the action node on a worker, an upload with Wait for Completion from binary
 // data in `database` mode, and the trigger's lifecycle across main / webhook process / workers.
-import { signatureOf, unwrap } from '../e2e-checks/support.mjs';
-import { SANDBOX_KEY } from '../n8n-local.mjs';
+import { signatureOf, unwrap } from '../checks/support.mjs';
+import { SANDBOX_KEY } from '../../n8n/local.mjs';
 import { respawn } from './processes.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';

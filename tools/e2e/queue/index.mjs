@@ -22,7 +22,7 @@ import {
 	n8nSync,
 	startSandbox,
 	stopChild,
-} from '../n8n-local.mjs';
+} from '../../n8n/local.mjs';
 import { startPostgres, startRedis } from './services.mjs';
 import { portAllocator } from './ports.mjs';
 import { createProcesses } from './processes.mjs';

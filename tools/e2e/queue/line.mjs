@@ -1,4 +1,4 @@
-// What differs between the n8n lines in queue mode (the rest of scripts/e2e-queue/ is the same
+// What differs between the n8n lines in queue mode (the rest of tools/e2e/queue/ is the same
 // on both). n8nEnv() (../n8n-local.mjs) gives the base environment; this adds or removes:
 //
 // 1.x  WEBHOOK_URL; binary data in `database` mode must be allowed and chosen

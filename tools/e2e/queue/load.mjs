@@ -6,7 +6,7 @@
 // n8n's own Webhook node v2+ with static parameters; every other trigger (n8n's app triggers, this
 // package's) pays for it. The Webhook node at v1 takes that same path, so "signed ÷ v1" compares
 // like with like and "signed ÷ v2" shows what the exemption is worth. On 1.x both paths are one.
-import { signatureOf } from '../e2e-checks/support.mjs';
+import { signatureOf } from '../checks/support.mjs';
 import { nodeOutput } from './rest.mjs';
 import { pgClient } from './services.mjs';
 import {

@@ -2,7 +2,7 @@
 // port); QUEUE_E2E_PORTS=<from>-<to> keeps every port the run opens (PostgreSQL, Redis, each n8n
 // process and each process's task broker) inside that block, for machines where several runs
 // share one host and each has a block of its own.
-import { freePort, portIsFree } from '../n8n-local.mjs';
+import { freePort, portIsFree } from '../../n8n/local.mjs';
 
 /** The block from QUEUE_E2E_PORTS, or undefined. Throws on a malformed value. */
 export function portBlock(value = process.env.QUEUE_E2E_PORTS) {

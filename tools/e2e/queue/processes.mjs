@@ -4,7 +4,7 @@
 // database), the same encryption key, its own loopback port and (2.x) its own task broker port.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { installPackage, n8nEnv, n8nSpawn, prefixOutput, stopChild } from '../n8n-local.mjs';
+import { installPackage, n8nEnv, n8nSpawn, prefixOutput, stopChild } from '../../n8n/local.mjs';
 import { lineSettings } from './line.mjs';
 
 /** The environment every queue-mode n8n process shares (issue #10's recipe, per n8n line). */
@@ -83,7 +83,9 @@ export class N8nProcess {
 					signal: AbortSignal.timeout(2000),
 				});
 				if (res.ok && (this.role !== 'main' || (await this.restReady()))) return;
-			} catch {}
+			} catch {
+				// not up yet: try again
+			}
 			await new Promise((r) => setTimeout(r, 500));
 		}
 		throw new Error(

@@ -1,5 +1,5 @@
 // n8n's REST API on main, as the editor uses it (owner cookie).
-import { ensureOwner, login } from '../n8n-local.mjs';
+import { ensureOwner, login } from '../../n8n/local.mjs';
 
 export class MainRest {
 	/** `line`: the n8n line (2.x: the activate call publishes the workflow's current version). */

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { N8N_DIR, freePort, prefixOutput, stopChild } from '../n8n-local.mjs';
+import { N8N_DIR, freePort, prefixOutput, stopChild } from '../../n8n/local.mjs';
 
 /** Where initdb and pg_ctl are: $PG_BIN, else the newest /usr/lib/postgresql/<n>/bin. */
 export function postgresBin() {
@@ -105,7 +105,9 @@ export async function startPostgres(tmp, { port: wanted, n8nDir = N8N_DIR } = {}
 			} catch {
 				try {
 					process.kill(pid, 'SIGQUIT');
-				} catch {}
+				} catch {
+					// already gone
+				}
 			}
 		},
 	};

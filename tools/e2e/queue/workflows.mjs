@@ -1,5 +1,5 @@
 // The workflows the queue-mode e2e imports (fixed ids, inactive at import).
-import { CREDENTIAL, PACKAGE_NAME } from '../n8n-local.mjs';
+import { CREDENTIAL, PACKAGE_NAME } from '../../n8n/local.mjs';
 
 const credentials = { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
 const ACTION = `${PACKAGE_NAME}.documentScanning`;
