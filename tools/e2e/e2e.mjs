@@ -50,12 +50,13 @@ import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
 import { checkEditor, findChromium } from './checks/editor.mjs';
 import { runQueueE2e } from './queue/index.mjs';
+import { SandboxClient } from './sandbox-client.mjs';
 import {
 	createResults,
-	fetchOnceMore,
 	nodeItems,
 	settle,
 	parseRunOutput,
+	restOf,
 	sandboxApi,
 	unwrap,
 } from './checks/support.mjs';
@@ -155,7 +156,7 @@ async function main() {
 	log(
 		`sandbox on ${sandbox.baseUrl}, n8n home ${home}, n8n port ${port}, task broker port ${brokerPort}, ${samples.length} sample invoices`,
 	);
-	const origin = new URL(sandbox.baseUrl).origin;
+	const sandboxClient = new SandboxClient(sandbox.baseUrl, SANDBOX_KEY);
 	const api = sandboxApi(sandbox.baseUrl, SANDBOX_KEY);
 	const ctx = {
 		line,
@@ -195,7 +196,7 @@ async function main() {
 
 	// ---- n8n execute: Manual Trigger -> Account: Get -> Template: Get Many ------------------
 	await settle();
-	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
+	await sandboxClient.clearRequests();
 	t = Date.now();
 	const exec = n8nSync(['execute', `--id=${E2E_WORKFLOW.id}`, '--rawOutput'], {
 		env,
@@ -217,7 +218,7 @@ async function main() {
 	);
 
 	// What n8n sent (read before this script makes its own requests).
-	const requests = unwrap(await (await fetchOnceMore(`${origin}/__sandbox/requests`)).json()) ?? [];
+	const requests = await sandboxClient.requests();
 	const seen = requests.map((r) => `${r.method} ${r.path} ${r.status} (${r.authScheme})`);
 	check(
 		'the sandbox got the nodes’ requests, authenticated with the credential',
@@ -278,12 +279,9 @@ async function main() {
 	await ensureOwner(n8nUrl);
 	const cookie = await login(n8nUrl);
 	ctx.cookie = cookie;
-	const nodeTypes = await (
-		await fetch(new URL('types/nodes.json', n8nUrl), { headers: { cookie } })
-	).json();
-	const credTypes = await (
-		await fetch(new URL('types/credentials.json', n8nUrl), { headers: { cookie } })
-	).json();
+	const rest = restOf(ctx);
+	const nodeTypes = await rest.served('types/nodes.json');
+	const credTypes = await rest.served('types/credentials.json');
 	const nodeNames = new Set(nodeTypes.map((n) => n.name));
 	check(
 		'n8n lists the node types n8n-nodes-document-scanning.documentScanning and .documentScanningTrigger',
@@ -306,19 +304,15 @@ async function main() {
 	);
 
 	// The credential test n8n runs when a credential is saved in the editor.
-	const credTest = await fetch(new URL('rest/credentials/test', n8nUrl), {
-		method: 'POST',
-		headers: { cookie, 'content-type': 'application/json' },
-		body: JSON.stringify({
-			credentials: {
-				id: CREDENTIAL.id,
-				name: CREDENTIAL.name,
-				type: CREDENTIAL.type,
-				data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, authHeader: 'authorization' },
-			},
-		}),
+	const credTest = await rest.request('POST', 'credentials/test', {
+		credentials: {
+			id: CREDENTIAL.id,
+			name: CREDENTIAL.name,
+			type: CREDENTIAL.type,
+			data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, authHeader: 'authorization' },
+		},
 	});
-	const credTestBody = await credTest.json().catch(() => ({}));
+	const credTestBody = credTest.body ?? {};
 	check(
 		'the credential test (GET /account) passes in n8n',
 		credTest.ok && credTestBody?.data?.status === 'OK',

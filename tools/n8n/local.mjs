@@ -38,6 +38,8 @@ import { LOCAL, ROOT, n8nLine, pickVersion } from './lines.mjs';
 
 export { LOCAL, ROOT, n8nLine, pickVersion } from './lines.mjs';
 export { DEFAULT_N8N_VERSION, TESTED_N8N_VERSIONS } from './lines.mjs';
+// The owner account, readiness and login live with the REST client (rest.mjs).
+export { DEFAULT_OWNER, ensureOwner, login, waitForN8n } from './rest.mjs';
 
 export const NODE_DIR = path.join(LOCAL, 'node24');
 export const NODE_SPEC = LOCAL_NODE_MAJOR;
@@ -423,12 +425,6 @@ export const CREDENTIAL = {
 	name: 'Document Scanning sandbox',
 	type: 'documentScanningApi',
 };
-export const DEFAULT_OWNER = {
-	email: process.env.N8N_OWNER_EMAIL || 'owner@example.com',
-	password: process.env.N8N_OWNER_PASSWORD || 'Local-n8n-1',
-	firstName: 'Local',
-	lastName: 'Owner',
-};
 /** Fixed workflow ids for the import copies of examples/*.json (re-import overwrites by id). */
 export const EXAMPLE_IDS = {
 	'daily-credit-check.json': 'docscanExample01',
@@ -592,55 +588,6 @@ export function importWorkflow(workflow, { env = n8nEnv() } = {}) {
 	checkImport('import:workflow', r);
 }
 
-export async function waitForN8n(url, { timeoutMs = 180_000, child } = {}) {
-	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (child && child.exitCode !== null)
-			throw new Error(`n8n exited with ${child.exitCode} before it was ready`);
-		try {
-			// /healthz answers before the REST API is mounted; /rest/settings answers JSON once it is.
-			const res = await fetch(new URL('rest/settings', url), { signal: AbortSignal.timeout(2000) });
-			if (res.ok && (res.headers.get('content-type') ?? '').includes('json')) return;
-		} catch {
-			// not up yet: try again
-		}
-		await new Promise((r) => setTimeout(r, 500));
-	}
-	throw new Error(`n8n did not answer on ${url} within ${timeoutMs / 1000} s`);
-}
-
-/** Sets up the owner account through n8n's own first-run endpoint, when none is set up yet. */
-export async function ensureOwner(url, owner = DEFAULT_OWNER) {
-	const settings = await (await fetch(new URL('rest/settings', url))).json();
-	if (!settings?.data?.userManagement?.showSetupOnFirstLoad) return false;
-	const res = await fetch(new URL('rest/owner/setup', url), {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(owner),
-	});
-	if (!res.ok) throw new Error(`owner setup failed: ${res.status} ${await res.text()}`);
-	return true;
-}
-
-/** Logs in as the owner; returns the cookie header for /rest calls. */
-export async function login(url, owner = DEFAULT_OWNER) {
-	const res = await fetch(new URL('rest/login', url), {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({
-			emailOrLdapLoginId: owner.email,
-			email: owner.email,
-			password: owner.password,
-		}),
-	});
-	if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-	return res.headers
-		.getSetCookie()
-		.map((c) => c.split(';')[0])
-		.join('; ');
-}
-
-/** Resolves when the port can be bound on 127.0.0.1. */
 export async function portIsFree(port) {
 	const net = await import('node:net');
 	return new Promise((resolve) => {

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { exampleFiles, exampleId, localExample, n8nSync } from '../../n8n/local.mjs';
 import { SAMPLE_INVOICES } from '../../n8n/sample-invoices.mjs';
 import {
-	fetchOnceMore,
 	n8nRest,
 	nodeItems,
 	sandboxApi,
@@ -17,6 +16,7 @@ import {
 	settle,
 	unwrap,
 	waitFor,
+	sandboxOf,
 } from './support.mjs';
 import { hourlyBatch } from './hourly-batch.mjs';
 import { execute, importManualCopy } from './run-example.mjs';
@@ -50,13 +50,13 @@ async function invoiceLineItems(ctx) {
 	const file = 'invoice-line-items-to-erp.json';
 	const example = localExample(file);
 	const pdfs = readdirSync(path.join(ctx.filesDir, 'invoices')).filter((f) => f.endsWith('.pdf'));
-	const origin = new URL(ctx.sandboxBaseUrl).origin;
-	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
+	const sandbox = sandboxOf(ctx);
+	await sandbox.clearRequests();
 	const { run, ok, detail } = await execute(ctx, exampleId(file));
 	const read = nodeItems(run, 'Read invoice PDFs');
 	const rows = nodeItems(run, 'Extract line items');
 	const erp = nodeItems(run, 'Send to ERP (replace me)');
-	const requests = unwrap(await (await fetchOnceMore(`${origin}/__sandbox/requests`)).json()) ?? [];
+	const requests = await sandbox.requests();
 	const uploads = requests.filter((r) => r.method === 'POST' && r.path === '/scans');
 	ctx.check(
 		`example "${example.name}" runs on the sample PDFs: every PDF uploaded, line items out, none with an error`,
@@ -87,18 +87,14 @@ async function invoiceLineItems(ctx) {
 // The same example run again ("If Already Uploaded" = "Return Existing Scan") on a template with
 // 100 older scans: every upload answered 409, no credit, the same rows, the template listed once.
 async function invoiceRerun(ctx, first) {
-	const origin = new URL(ctx.sandboxBaseUrl).origin;
+	const sandbox = sandboxOf(ctx);
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
-	await fetchOnceMore(`${origin}/__sandbox/scans`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ count: 100, template_id: 3 }),
-	});
+	await sandbox.control('POST', '/scans', { count: 100, template_id: 3 });
 	const usedBefore = unwrap((await api('/account')).body)?.used_scans;
-	await fetchOnceMore(`${origin}/__sandbox/requests`, { method: 'DELETE' });
+	await sandbox.clearRequests();
 	const { run, ok, detail } = await execute(ctx, exampleId('invoice-line-items-to-erp.json'));
 	const rows = nodeItems(run, 'Extract line items');
-	const requests = unwrap(await (await fetchOnceMore(`${origin}/__sandbox/requests`)).json()) ?? [];
+	const requests = await sandbox.requests();
 	const uploads = requests.filter((r) => r.method === 'POST' && r.path === '/scans');
 	// The template's listing (the hourly check before a batch lists the account's last hour apart).
 	const listings = requests.filter(
@@ -135,7 +131,7 @@ async function scanEvents(ctx) {
 	const file = 'scan-events.json';
 	const id = exampleId(file);
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
-	const origin = new URL(ctx.sandboxBaseUrl).origin;
+	const sandbox = sandboxOf(ctx);
 	const rest = n8nRest(ctx);
 	// n8n activates it while starting; 2.x registers the webhook after it answers: poll for the effect.
 	const port = new URL(ctx.n8nUrl).port;
@@ -165,14 +161,13 @@ async function scanEvents(ctx) {
 			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n`)], { type: 'application/pdf' }),
 			filename,
 		);
-		await fetchOnceMore(`${origin}/__sandbox/deliveries`, { method: 'DELETE' });
+		await sandbox.control('DELETE', '/deliveries');
 		const upload = await api('/scans', { method: 'POST', body: form });
-		const waited = await fetch(`${origin}/__sandbox/deliveries/wait`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ count: 1, timeoutMs: 30_000 }),
+		const waited = await sandbox.control('POST', '/deliveries/wait', {
+			count: 1,
+			timeoutMs: 30_000,
 		});
-		const deliveries = unwrap(await waited.json()) ?? [];
+		const deliveries = waited.body ?? [];
 		const delivery = (Array.isArray(deliveries) ? deliveries : []).find(
 			(d) => d.webhookId === hookId,
 		);
@@ -246,11 +241,11 @@ async function scanEventsPolling(ctx) {
 	const file = 'scan-events-polling.json';
 	const id = exampleId(file);
 	const name = localExample(file).name;
-	const origin = new URL(ctx.sandboxBaseUrl).origin;
+	const sandbox = sandboxOf(ctx);
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
 	const rest = n8nRest(ctx);
 	const scanPolls = async () => {
-		const requests = unwrap(await (await fetch(`${origin}/__sandbox/requests`)).json()) ?? [];
+		const requests = await sandbox.requests();
 		return requests.filter((r) => r.method === 'GET' && r.path === '/scans').length;
 	};
 	// The first activation starts from now (its immediate poll emits nothing) ...

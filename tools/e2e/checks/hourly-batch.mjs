@@ -8,25 +8,21 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { invoicePdf } from '../../n8n/sample-invoices.mjs';
 import { execute, importManualCopy } from './run-example.mjs';
-import { fetchOnceMore, nodeItems, sandboxApi, unwrap, waitFor } from './support.mjs';
+import { nodeItems, sandboxApi, sandboxOf, unwrap, waitFor } from './support.mjs';
 
 const HOUR = 3_600_000;
 const DOCUMENTS = 6;
 const LEFT = 3;
 
 /** The sandbox's clock (it can be moved on), in epoch ms. */
-async function sandboxNow(origin) {
-	const response = await fetchOnceMore(`${origin}/__sandbox/clock`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ advanceMs: 0 }),
-	});
-	return Date.parse(unwrap(await response.json())?.now);
+async function sandboxNow(sandbox) {
+	const response = await sandbox.control('POST', '/clock', { advanceMs: 0 });
+	return Date.parse(response.body?.now);
 }
 
 /** Uploads of the account in the last hour of the sandbox's clock, from the scans listing (newest first). */
-async function uploadsThisHour(api, origin) {
-	const now = await sandboxNow(origin);
+async function uploadsThisHour(api, sandbox) {
+	const now = await sandboxNow(sandbox);
 	let count = 0;
 	for (let page = 1; page < 100; page++) {
 		const items = unwrap((await api(`/scans?page=${page}`)).body) ?? [];
@@ -51,12 +47,12 @@ export async function hourlyBatch(ctx) {
 
 	// Another client of the account used all but LEFT of the hour's 200 uploads, 57-58 minutes ago.
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
-	const origin = new URL(ctx.sandboxBaseUrl).origin;
-	const fill = 200 - LEFT - (await uploadsThisHour(api, origin));
-	const seeded = await fetchOnceMore(`${origin}/__sandbox/uploads`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ count: fill, oldest_age_ms: 58 * 60_000, newest_age_ms: 57 * 60_000 }),
+	const sandbox = sandboxOf(ctx);
+	const fill = 200 - LEFT - (await uploadsThisHour(api, sandbox));
+	const seeded = await sandbox.control('POST', '/uploads', {
+		count: fill,
+		oldest_age_ms: 58 * 60_000,
+		newest_age_ms: 57 * 60_000,
 	});
 	if (
 		!ctx.check(
@@ -85,12 +81,8 @@ export async function hourlyBatch(ctx) {
 
 	// The next hourly run, once the other client's uploads have left the rolling hour: the
 	// sandbox's clock moves 3 minutes on (no real waiting; well inside the trigger's replay tolerance).
-	await fetchOnceMore(`${origin}/__sandbox/clock`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ advanceMs: 3 * 60_000 }),
-	});
-	const room = await waitFor(async () => (await uploadsThisHour(api, origin)) <= 200 - DOCUMENTS, {
+	await sandbox.control('POST', '/clock', { advanceMs: 3 * 60_000 });
+	const room = await waitFor(async () => (await uploadsThisHour(api, sandbox)) <= 200 - DOCUMENTS, {
 		timeoutMs: 30_000,
 		intervalMs: 1_000,
 	});
@@ -98,7 +90,7 @@ export async function hourlyBatch(ctx) {
 		!ctx.check(
 			"hourly batch: the other client's uploads leave the rolling hour",
 			Boolean(room),
-			`${await uploadsThisHour(api, origin)} uploads in the hour`,
+			`${await uploadsThisHour(api, sandbox)} uploads in the hour`,
 		)
 	)
 		return;

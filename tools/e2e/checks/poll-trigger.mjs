@@ -11,6 +11,7 @@
 // Usage: await checkPollTrigger({ n8nUrl, cookie, sandboxBaseUrl, apiKey, check, log })
 //   check(name, ok, detail) records one PASS/FAIL line (the e2e runner's function).
 
+import { SandboxClient } from '../sandbox-client.mjs';
 import { n8nRest, sleep, unwrap } from './support.mjs';
 
 const POLL_NODE_TYPE = 'n8n-nodes-document-scanning.documentScanningPollTrigger';
@@ -25,7 +26,7 @@ export async function checkPollTrigger({
 	check,
 	log = console.log,
 }) {
-	const origin = new URL(sandboxBaseUrl).origin;
+	const sandbox = new SandboxClient(sandboxBaseUrl, '');
 	const stamp = Date.now().toString(36);
 	const rest = n8nRest({ n8nUrl, cookie });
 	const api = async (pathname, init = {}) => {
@@ -37,7 +38,7 @@ export async function checkPollTrigger({
 		return { status: res.status, body: text ? unwrap(JSON.parse(text)) : undefined };
 	};
 	const scanPolls = async () => {
-		const requests = unwrap(await (await fetch(`${origin}/__sandbox/requests`)).json()) ?? [];
+		const requests = await sandbox.requests();
 		return requests.filter((r) => r.method === 'GET' && r.path === '/scans').length;
 	};
 	/** The GET /scans count once it exceeds `count` (or after 20 s). */
@@ -139,12 +140,12 @@ export async function checkPollTrigger({
 	const countIn = (list, filename) => list.filter((e) => e.text.includes(filename)).length;
 
 	// ---- first activation: starts from now --------------------------------------------------
-	const seeded = await fetch(`${origin}/__sandbox/scans`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ count: 2, status: 'completed', template_id: 1 }),
+	const seeded = await sandbox.control('POST', '/scans', {
+		count: 2,
+		status: 'completed',
+		template_id: 1,
 	});
-	const historyIds = unwrap(await seeded.json())?.ids ?? [];
+	const historyIds = seeded.body?.ids ?? [];
 	const historyNames = historyIds.map((id) => `seeded-scan-${id}.pdf`);
 	const pollsBefore = await scanPolls();
 	const activated = await setActive(true);
@@ -214,12 +215,8 @@ export async function checkPollTrigger({
 	// that ignores `page`). Each of the 30 must come out once.
 	await setActive(false);
 	const seed = async (body) => {
-		const res = await fetch(`${origin}/__sandbox/scans`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		return unwrap(await res.json())?.ids ?? [];
+		const res = await sandbox.control('POST', '/scans', body);
+		return res.body?.ids ?? [];
 	};
 	const shiftIds = await seed({
 		count: 30,
@@ -228,18 +225,14 @@ export async function checkPollTrigger({
 		filename: `e2e-shift-${stamp}-{id}.pdf`,
 	});
 	const shiftNames = shiftIds.map((id) => `e2e-shift-${stamp}-${id}.pdf`);
-	await fetch(`${origin}/__sandbox/scans/during-listing`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({
-			afterListRequests: 1,
-			scans: {
-				count: 25,
-				status: 'completed',
-				template_id: 1,
-				filename: `e2e-shift-new-${stamp}-{id}.pdf`,
-			},
-		}),
+	await sandbox.control('POST', '/scans/during-listing', {
+		afterListRequests: 1,
+		scans: {
+			count: 25,
+			status: 'completed',
+			template_id: 1,
+			filename: `e2e-shift-new-${stamp}-{id}.pdf`,
+		},
 	});
 	await setActive(true);
 	t = Date.now();

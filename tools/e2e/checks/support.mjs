@@ -3,7 +3,8 @@
 // A check module exports `async function checkSomething(ctx)`; tools/e2e/e2e.mjs calls it with the
 // context of the running stack (see `E2eContext` below) and it records results with ctx.check().
 
-import { createHmac } from 'node:crypto';
+import { N8nRest } from '../../n8n/rest.mjs';
+import { SandboxClient } from '../sandbox-client.mjs';
 
 /**
  * @typedef {object} E2eContext
@@ -23,12 +24,7 @@ import { createHmac } from 'node:crypto';
  */
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-export const unwrap = (body) =>
-	body && typeof body === 'object' && 'data' in body ? body.data : body;
-
-/** The `X-Service-Signature` value the service sends: `sha256=` + hex HMAC-SHA256 of the raw body. */
-export const signatureOf = (secret, rawBody) =>
-	`sha256=${createHmac('sha256', secret).update(rawBody, 'utf8').digest('hex')}`;
+export { unwrap } from '../sandbox-client.mjs';
 
 /** PASS/FAIL lines and the closing `N passed, M failed` line. */
 export function createResults(out = console.log) {
@@ -83,59 +79,31 @@ export async function settle() {
 	for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** fetch, once more for an idempotent request (GET, DELETE) that failed without an answer. */
-export async function fetchOnceMore(url, init = {}) {
-	try {
-		return await fetch(url, init);
-	} catch (err) {
-		if (!['GET', 'DELETE'].includes(init.method ?? 'GET') || !(err instanceof TypeError)) throw err;
-		return await fetch(url, init);
-	}
-}
+export { fetchOnceMore } from '../../n8n/rest.mjs';
 
-/** The sandbox's API, authenticated: api('/account') -> { status, body }. */
+/** The sandbox's API, authenticated: api('/account') -> { status, body } (SandboxClient.api). */
 export function sandboxApi(baseUrl, apiKey) {
-	return async (pathname, init = {}) => {
-		const res = await fetchOnceMore(`${baseUrl}${pathname}`, {
-			...init,
-			headers: { authorization: `Bearer ${apiKey}`, ...(init.headers ?? {}) },
-		});
-		const text = await res.text();
-		return { status: res.status, body: text ? JSON.parse(text) : undefined };
-	};
+	const client = new SandboxClient(baseUrl, apiKey);
+	return (pathname, init = {}) => client.api(pathname, init);
 }
 
-/**
- * n8n's REST API with the owner's cookie: n8nRest(ctx)('GET', 'workflows/1') -> { status, ok, body }.
- * Reads ctx.cookie at every call (ctx.restartN8n() logs in again).
- */
+/** The one sandbox client (tools/e2e/sandbox-client.mjs) for a check. */
+export function sandboxOf(ctx) {
+	return new SandboxClient(ctx.sandboxBaseUrl, ctx.apiKey);
+}
+
+/** The one n8n REST client (tools/n8n/rest.mjs) for a check: reads ctx.cookie at every call (ctx.restartN8n() logs in again). */
+export function restOf(ctx) {
+	return new N8nRest(ctx.n8nUrl, { cookie: () => ctx.cookie });
+}
+
+/** n8nRest(ctx)('GET', 'workflows/1') -> { status, ok, body }: restOf(ctx).request, never throws for a status. */
 export function n8nRest(ctx) {
-	return async (method, pathname, body) => {
-		const res = await fetchOnceMore(new URL(`rest/${pathname}`, ctx.n8nUrl), {
-			method,
-			headers: { cookie: ctx.cookie, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		let json;
-		try {
-			json = text ? JSON.parse(text) : undefined;
-		} catch {
-			json = text;
-		}
-		return { status: res.status, ok: res.ok, body: json };
-	};
+	const client = restOf(ctx);
+	return (method, pathname, body) => client.request(method, pathname, body);
 }
 
-/**
- * Activates a workflow through the REST API the editor uses (1.x: activate with the versionId;
- * 2.x: the same call publishes the current version). Returns the response.
- */
+/** Activates or deactivates a workflow (N8nRest.setActive); returns the answer. */
 export async function setWorkflowActive(ctx, workflowId, active) {
-	const rest = n8nRest(ctx);
-	if (!active) return await rest('POST', `workflows/${workflowId}/deactivate`, {});
-	const current = await rest('GET', `workflows/${workflowId}`);
-	return await rest('POST', `workflows/${workflowId}/activate`, {
-		versionId: current.body?.data?.versionId,
-	});
+	return await restOf(ctx).setActive(workflowId, active);
 }

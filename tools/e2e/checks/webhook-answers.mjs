@@ -11,13 +11,15 @@
 // Usage: await checkWebhookAnswers({ hook, sandboxBaseUrl, check })
 //   hook: the sandbox's webhook record of the active trigger ({ id, url });
 //   check(name, ok, detail) records one PASS/FAIL line (the e2e runner's function).
-import { signatureOf, unwrap } from './support.mjs';
+import { signatureHeader } from '../../../sandbox/signing.js';
+import { SandboxClient } from '../sandbox-client.mjs';
 
 const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 export async function checkWebhookAnswers({ hook, sandboxBaseUrl, check }) {
-	const origin = new URL(sandboxBaseUrl).origin;
-	const record = unwrap(await (await fetch(`${origin}/__sandbox/webhooks/${hook.id}`)).json());
+	const record = (
+		await new SandboxClient(sandboxBaseUrl, '').control('GET', `/webhooks/${hook.id}`)
+	).body;
 	const secret = record?.secret;
 	if (typeof secret !== 'string') {
 		check(
@@ -34,7 +36,7 @@ export async function checkWebhookAnswers({ hook, sandboxBaseUrl, check }) {
 			headers: {
 				'Content-Type': 'application/json',
 				'X-Service-Event': event,
-				'X-Service-Signature': signatureOf(secret, raw),
+				'X-Service-Signature': signatureHeader(secret, raw),
 			},
 			body: raw,
 		});

@@ -1,9 +1,10 @@
 // Queue-mode checks: the action node on a worker, an upload with Wait for Completion from binary
 // data in `database` mode, and the trigger's lifecycle across main / webhook process / workers.
-import { signatureOf, unwrap } from '../checks/support.mjs';
+import { signatureHeader } from '../../../sandbox/signing.js';
+import { SandboxClient, unwrap } from '../sandbox-client.mjs';
 import { SANDBOX_KEY } from '../../n8n/local.mjs';
 import { respawn } from './processes.mjs';
-import { nodeOutput } from './rest.mjs';
+import { nodeOutput } from '../../n8n/rest.mjs';
 import { pgClient } from './services.mjs';
 import {
 	ACTION_WORKFLOW,
@@ -12,25 +13,19 @@ import {
 	UPLOAD_WORKFLOW,
 } from './workflows.mjs';
 
-/** The sandbox's API with the default key. */
+/** The sandbox's API with the default key: { status, body } with the body unwrapped. */
 export async function api(ctx, pathname, init = {}) {
-	const res = await fetch(`${ctx.sandbox.baseUrl}${pathname}`, {
-		...init,
-		headers: { authorization: `Bearer ${SANDBOX_KEY}`, ...(init.headers ?? {}) },
-	});
-	const text = await res.text();
-	return { status: res.status, body: unwrap(text ? JSON.parse(text) : undefined) };
+	const { status, body } = await new SandboxClient(ctx.sandbox.baseUrl, SANDBOX_KEY).api(
+		pathname,
+		init,
+	);
+	return { status, body: unwrap(body) };
 }
 
-/** The sandbox's control surface (/__sandbox/...). */
+/** The sandbox's control surface (/__sandbox/...): the unwrapped body. */
 export async function control(ctx, method, pathname, body) {
-	const res = await fetch(`${ctx.origin}/__sandbox${pathname}`, {
-		method,
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	return unwrap(text ? JSON.parse(text) : undefined);
+	return (await new SandboxClient(ctx.sandbox.baseUrl, SANDBOX_KEY).control(method, pathname, body))
+		.body;
 }
 
 export async function usedScans(ctx) {
@@ -95,7 +90,7 @@ export function workerOf(ctx, executionId) {
 export async function signer(ctx, hookId) {
 	const record = await control(ctx, 'GET', `/webhooks/${hookId}`);
 	if (!record?.secret) throw new Error(`the sandbox has no secret for webhook ${hookId}`);
-	return (body) => signatureOf(record.secret, body);
+	return (body) => signatureHeader(record.secret, body);
 }
 
 export function deliveryBody(marker, scanId = 1) {

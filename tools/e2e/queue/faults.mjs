@@ -2,7 +2,7 @@
 // run again with "If Already Uploaded" = "Return Existing Scan"), and Redis restarted while idle.
 import { lastExecutionId } from './load.mjs';
 import { replacement } from './processes.mjs';
-import { nodeOutput } from './rest.mjs';
+import { nodeOutput } from '../../n8n/rest.mjs';
 import { pgClient } from './services.mjs';
 import {
 	control,

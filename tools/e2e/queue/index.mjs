@@ -26,7 +26,7 @@ import {
 import { startPostgres, startRedis } from './services.mjs';
 import { portAllocator } from './ports.mjs';
 import { createProcesses } from './processes.mjs';
-import { MainRest } from './rest.mjs';
+import { N8nRest } from '../../n8n/rest.mjs';
 import {
 	ACTION_WORKFLOW,
 	BATCH_FAULT_WORKFLOW,
@@ -128,7 +128,7 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 			await main.waitReady();
 			for (const p of [webhook, ...workers]) p.start(verbose);
 			await Promise.all([webhook, ...workers].map((p) => p.waitReady()));
-			ctx.rest = new MainRest(main.url, line);
+			ctx.rest = new N8nRest(main.url);
 			await ctx.rest.signIn();
 		});
 		check(

@@ -6,8 +6,8 @@
 // n8n's own Webhook node v2+ with static parameters; every other trigger (n8n's app triggers, this
 // package's) pays for it. The Webhook node at v1 takes that same path, so "signed ÷ v1" compares
 // like with like and "signed ÷ v2" shows what the exemption is worth. On 1.x both paths are one.
-import { signatureOf } from '../checks/support.mjs';
-import { nodeOutput } from './rest.mjs';
+import { signatureHeader } from '../../../sandbox/signing.js';
+import { nodeOutput } from '../../n8n/rest.mjs';
 import { pgClient } from './services.mjs';
 import {
 	deactivateTrigger,
@@ -280,7 +280,7 @@ export async function runLoad(ctx) {
 		// ---- forged deliveries: all 401, no execution (a signed sentinel after them runs) ----------
 		const forgedAfter = await lastExecutionId(db);
 		// Well-formed signatures made with the wrong secret.
-		const forgedSign = (body) => signatureOf('not-the-webhook-secret', body);
+		const forgedSign = (body) => signatureHeader('not-the-webhook-secret', body);
 		const forged = await blast(DELIVERIES, AT_A_TIME, (i, signal) =>
 			post(hook.url, (body) => ({ 'x-service-signature': forgedSign(body) }))(
 				deliveryBody(`qload-forged-${i}-x`),

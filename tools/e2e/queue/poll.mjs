@@ -6,7 +6,7 @@
 //   the restart, and none of the earlier ones comes out again (the poll state lives in the
 //   workflow's static data in PostgreSQL, not in main's memory).
 // Polls are at most once a minute (n8n's floor), so this part waits for up to two scheduled polls.
-import { nodeOutput } from './rest.mjs';
+import { nodeOutput } from '../../n8n/rest.mjs';
 import { pgClient } from './services.mjs';
 import { lastExecutionId } from './load.mjs';
 import { api, control, waitFor, workerOf } from './checks.mjs';

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { installPackage, n8nEnv, n8nSpawn, prefixOutput, stopChild } from '../../n8n/local.mjs';
+import { restReady } from '../../n8n/rest.mjs';
 import { lineSettings } from './line.mjs';
 
 /** The environment every queue-mode n8n process shares (issue #10's recipe, per n8n line). */
@@ -93,11 +94,8 @@ export class N8nProcess {
 		);
 	}
 
-	async restReady() {
-		const res = await fetch(new URL('rest/settings', this.url), {
-			signal: AbortSignal.timeout(2000),
-		});
-		return res.ok && (res.headers.get('content-type') ?? '').includes('json');
+	restReady() {
+		return restReady(this.url);
 	}
 
 	/** Whether a worker's log says it started the given execution. */
