@@ -32,6 +32,7 @@ const home = mkdtempSync(path.join(tmpdir(), 'check-home-'));
 const foldersBefore = new Set(testFolders());
 let status = 1;
 try {
+	/** @type {NodeJS.ProcessEnv} */
 	const env = { ...process.env, HOME: home, USERPROFILE: home };
 	// The check is about where the suite writes, so the caller's choice must not hide it.
 	delete env.N8N_USER_FOLDER;

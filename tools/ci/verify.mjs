@@ -358,7 +358,11 @@ async function officialLint(root, shared) {
 	return shared.lint;
 }
 
-/** Runs the checks against `root`; prints one line each; resolves to the number of failures. */
+/**
+ * Runs the checks against `root`; prints one line each; resolves to the number of failures.
+ * @param {string} root
+ * @param {{ only?: string[], log?: (line: string) => void }} [options]
+ */
 export async function verify(root, { only, log = console.log } = {}) {
 	const selected = only ? checks.filter((c) => only.includes(c.id)) : checks;
 	const unknown = (only ?? []).filter((id) => !checks.some((c) => c.id === id));

@@ -89,6 +89,7 @@ const queueParts = argv
 	.split(',');
 const results = createResults();
 const check = results.check;
+/** @type {Awaited<ReturnType<typeof startSandbox>> | undefined} */
 let sandbox;
 let n8n;
 let home;

@@ -243,7 +243,10 @@ function localEncryptionKey() {
 	return key;
 }
 
-/** The environment every n8n command of this repository runs with. */
+/**
+ * The environment every n8n command of this repository runs with.
+ * @param {{ line?: ReturnType<typeof n8nLine>, home?: string, port?: number, brokerPort?: number, extra?: Record<string, string> }} [options]
+ */
 export function n8nEnv({
 	line = DEFAULT_LINE,
 	home = line.home,
@@ -432,7 +435,13 @@ export const EXAMPLE_IDS = {
 	'scan-events.json': 'docscanExample03',
 };
 
-/** Pipes a child's output to ours, each line prefixed. */
+/**
+ * Pipes a child's output to ours, each line prefixed.
+ * @param {import('node:stream').Readable} stream
+ * @param {string} prefix
+ * @param {NodeJS.WritableStream | null} [out]
+ * @param {(line: string) => void} [onLine]
+ */
 export function prefixOutput(stream, prefix, out = process.stdout, onLine) {
 	let rest = '';
 	stream.setEncoding('utf8');
@@ -603,7 +612,7 @@ export async function freePort() {
 		const server = net.createServer();
 		server.once('error', reject);
 		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
+			const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 			server.close(() => resolve(port));
 		});
 	});

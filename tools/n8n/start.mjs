@@ -76,7 +76,8 @@ if (flags['sandbox-only']) {
 		],
 		{ cwd: ROOT, stdio: 'inherit' },
 	);
-	for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+	for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM']))
+		process.on(sig, () => child.kill(sig));
 	child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 } else {
 	await main();
@@ -96,7 +97,7 @@ async function main() {
 	for (const [name, port] of ports) {
 		if (!(await portIsFree(port))) {
 			console.error(
-				`Port ${port} for ${name} is in use. Stop what uses it, or set ${name.match(/\((\w+)/)[1]}=<another port>.`,
+				`Port ${port} for ${name} is in use. Stop what uses it, or set ${String(name).match(/\((\w+)/)?.[1]}=<another port>.`,
 			);
 			process.exit(1);
 		}

@@ -90,6 +90,7 @@ function compareOptions(shown, expected) {
 
 // ---- page helpers -------------------------------------------------------------------------
 
+/** @param {any} page @param {{ type?: string, name?: string }} which */
 const canvasNode = (page, { type, name }) =>
 	page.locator(
 		`[data-test-id="canvas-node"]${type ? `[data-node-type="${type}"]` : ''}${name ? `[data-node-name="${name}"]` : ''}`,

@@ -58,7 +58,10 @@ function importWorkflows(workflows, env) {
  * detail)` records a result (the caller's). Returns the figures printed at the end. `only` limits
  * the parts: checks, poll, load, faults (= kill, redis).
  */
-export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT_LINE } = {}) {
+/**
+ * @param {{ check: (name: string, ok: boolean, detail?: string) => boolean, verbose?: boolean, only?: string[], line?: ReturnType<typeof import('../../n8n/lines.mjs').n8nLine> }} options
+ */
+export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT_LINE }) {
 	const parts = new Set(only?.length ? only : ['checks', 'poll', 'load', 'faults']);
 	if (parts.has('faults')) parts.add('kill').add('redis');
 	const timings = {};

@@ -213,11 +213,15 @@ export async function runLoad(ctx) {
 		for (const wf of [TRIGGER_WORKFLOW, PLAIN_WORKFLOW, PLAIN_V1_WORKFLOW])
 			await waitUntilServed(ctx, wf.id);
 		const warmAfter = await lastExecutionId(db);
-		for (const [workflowId, send, kind] of [
+		for (const [
+			workflowId,
+			send,
+			kind,
+		] of /** @type {[string, (body: string, signal?: AbortSignal) => Promise<any>, string][]} */ ([
 			[TRIGGER_WORKFLOW.id, sendSigned, 'signed'],
 			[PLAIN_WORKFLOW.id, sendPlain, 'plain'],
 			[PLAIN_V1_WORKFLOW.id, sendPlainV1, 'plain-v1'],
-		]) {
+		])) {
 			const warm = await blast(AT_A_TIME, AT_A_TIME, (i, signal) =>
 				send(deliveryBody(`qwarm-${kind}-${i}-x`), signal),
 			);

@@ -43,7 +43,17 @@ export function queueEnv({ line, home, port, brokerPort, pg, redis, webhookPort,
  */
 export class N8nProcess {
 	constructor({ name, role, home, port, env, args, line }) {
-		Object.assign(this, { name, role, home, port, env, args, line });
+		/** @type {string} */
+		this.name = name;
+		/** @type {'main' | 'webhook' | 'worker'} */
+		this.role = role;
+		this.home = home;
+		/** @type {number} */
+		this.port = port;
+		this.env = env;
+		/** @type {string[]} */
+		this.args = args;
+		this.line = line;
 		this.lines = [];
 		this.child = undefined;
 	}

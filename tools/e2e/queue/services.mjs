@@ -14,7 +14,7 @@ export function postgresBin() {
 	const versions = existsSync(root)
 		? readdirSync(root)
 				.filter((v) => /^\d+$/.test(v))
-				.sort((a, b) => b - a)
+				.sort((a, b) => Number(b) - Number(a))
 		: [];
 	for (const v of versions)
 		if (existsSync(path.join(root, v, 'bin', 'initdb'))) return path.join(root, v, 'bin');
@@ -59,6 +59,7 @@ function giveToPostgres(dir) {
  * initdb (--auth=trust) + pg_ctl start on 127.0.0.1:<free port>, socket in the run's folder.
  * Returns { port, host, user, database, pid, stop() }.
  */
+/** @param {string} tmp @param {{ port?: number, n8nDir?: string }} [options] */
 export async function startPostgres(tmp, { port: wanted, n8nDir = N8N_DIR } = {}) {
 	const bin = postgresBin();
 	const dir = path.join(tmp, 'pg');
@@ -116,13 +117,15 @@ export async function startPostgres(tmp, { port: wanted, n8nDir = N8N_DIR } = {}
 /** A client of the run's database through n8n's own `pg` (no dependency of this repository). */
 export async function pgClient(pg) {
 	const require = createRequire(path.join(pg.n8nDir ?? N8N_DIR, 'package.json'));
-	const { Client } = require('pg');
+	// n8n's own `pg`, found at run time: no types for it here.
+	const { Client } = /** @type {any} */ (require('pg'));
 	const client = new Client({ host: pg.host, port: pg.port, user: pg.user, database: pg.database });
 	await client.connect();
 	return client;
 }
 
 /** redis-server on 127.0.0.1:<port>, nothing saved to disk. restart() keeps the port. */
+/** @param {string} tmp @param {{ echo?: NodeJS.WritableStream | null, port?: number }} [options] */
 export async function startRedis(tmp, { echo = null, port: wanted } = {}) {
 	const bin = redisBin();
 	const dir = path.join(tmp, 'redis');
