@@ -189,7 +189,7 @@ function printPaging(f: PagingFigure) {
 	);
 }
 
-async function main() {
+export async function main(): Promise<void> {
 	const sandbox = await startSandboxProcess();
 	const env = { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY };
 	const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), node ${process.version}, ${process.platform}/${process.arch}`;
@@ -309,10 +309,12 @@ async function main() {
 	console.log(`written: .bench/results.json (${round(process.uptime(), 1)} s)`);
 }
 
-main().then(
-	() => process.exit(0),
-	(error) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+if (require.main === module) {
+	main().then(
+		() => process.exit(0),
+		(error) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}

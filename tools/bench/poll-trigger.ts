@@ -3,7 +3,7 @@
  * number of scans finished since the previous poll, through n8n-core's PollContext against
  * the sandbox (in process). Prints figures; asserts nothing.
  *
- *   npm run build && node -r ts-node/register/transpile-only tools/bench/poll-trigger.ts
+ *   npm run build && npm run bench -- poll-trigger
  */
 import { DEFAULT_API_KEY, startSandbox } from '../../sandbox/server';
 import { PollHarness } from '../../test/harness/poll';
@@ -11,7 +11,7 @@ import { PollHarness } from '../../test/harness/poll';
 const OLDER_SCANS = 500;
 const STEPS = [0, 1, 25, 2000];
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
 	const sandbox = await startSandbox({ processingDelayMs: 20 });
 	try {
 		const trigger = await PollHarness.create({
@@ -37,10 +37,12 @@ async function main(): Promise<void> {
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
+if (require.main === module) {
+	main().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}

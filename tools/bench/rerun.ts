@@ -6,7 +6,7 @@
  * side. Nothing is asserted.
  *
  *   npm run build && npm run bench                    # among the other figures
- *   npm run build && node -r ts-node/register/transpile-only tools/bench/rerun.ts   # this figure alone
+ *   npm run build && npm run bench -- rerun   # this figure alone
  *
  * RERUN_DOCUMENTS (default 200) and RERUN_OLDER_SCANS (default 20000) change the sizes.
  */
@@ -151,22 +151,25 @@ export async function rerunFigures(
 	return figures;
 }
 
+/** This figure alone (`npm run bench -- rerun`): both envelopes, RERUN_LATENCY_MS (default 50). */
+export async function main(): Promise<void> {
+	// n8n-core writes its settings into N8N_USER_FOLDER: a temporary one, not the user's home.
+	useTemporaryUserFolder();
+	const sandbox = await startSandboxProcess();
+	try {
+		await rerunFigures(sandbox, {
+			envelopes: ['data', 'bare'],
+			latencyMs: Number(process.env.RERUN_LATENCY_MS ?? 50),
+			concurrency: 5,
+		});
+	} finally {
+		sandbox.stop();
+		removeTemporaryUserFolder();
+	}
+}
+
 if (require.main === module) {
-	void (async () => {
-		// n8n-core writes its settings into N8N_USER_FOLDER: a temporary one, not the user's home.
-		useTemporaryUserFolder();
-		const sandbox = await startSandboxProcess();
-		try {
-			await rerunFigures(sandbox, {
-				envelopes: ['data', 'bare'],
-				latencyMs: Number(process.env.RERUN_LATENCY_MS ?? 50),
-				concurrency: 5,
-			});
-		} finally {
-			sandbox.stop();
-			removeTemporaryUserFolder();
-		}
-	})().then(
+	main().then(
 		() => process.exit(0),
 		(error) => {
 			console.error(error);
