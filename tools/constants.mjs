@@ -1,6 +1,14 @@
-// Figures about the local n8n that the scripts print and the docs quote, in one place.
+// Constants of the tools in one place: the package's name (read from package.json, its one
+// source) and the figures about the local n8n that the tools
+// print and the docs quote.
 // test/tools/doc-figures.test.mjs checks that README.md, CONTRIBUTING.md and docs/local-n8n.md
 // state the same (and that no doc counts the example workflows or sample invoices by hand).
+import { readFileSync } from 'node:fs';
+
+/** The npm package's name, as package.json gives it (node types are `<name>.<node>`). */
+export const PACKAGE_NAME = JSON.parse(
+	readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+).name;
 
 /**
  * A first `npm start` on a fresh clone with an empty npm cache: `npm ci`, Node 24, n8n 1.123.81 and

@@ -32,7 +32,7 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { npmInstallEnv } from './npm-env.mjs';
-import { FIRST_RUN, LOCAL_NODE_MAJOR } from '../constants.mjs';
+import { FIRST_RUN, LOCAL_NODE_MAJOR, PACKAGE_NAME } from '../constants.mjs';
 import { lineNames, quietEnv } from './quiet.mjs';
 import { LOCAL, ROOT, n8nLine, pickVersion } from './lines.mjs';
 
@@ -43,7 +43,7 @@ export { DEFAULT_OWNER, ensureOwner, login, waitForN8n } from './rest.mjs';
 
 export const NODE_DIR = path.join(LOCAL, 'node24');
 export const NODE_SPEC = LOCAL_NODE_MAJOR;
-export const PACKAGE_NAME = 'n8n-nodes-document-scanning';
+export { PACKAGE_NAME } from '../constants.mjs';
 
 /** The line of N8N_LOCAL_VERSION (or the default): what callers without `--n8n` get. */
 export const DEFAULT_LINE = n8nLine(pickVersion([]).version);

@@ -23,9 +23,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_NAME } from '../../constants.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const PACKAGE_NAME = 'n8n-nodes-document-scanning';
 const ACTION = `${PACKAGE_NAME}.documentScanning`;
 const TRIGGER = `${PACKAGE_NAME}.documentScanningTrigger`;
 const POLL_TRIGGER = `${PACKAGE_NAME}.documentScanningPollTrigger`;
