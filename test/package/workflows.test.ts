@@ -14,7 +14,7 @@ const readWorkflow = (name: string) =>
 	readFileSync(path.join(root, '.github/workflows', name), 'utf8');
 
 function run(script: string, args: string[]) {
-	return spawnSync(process.execPath, [path.join(root, 'scripts', script), ...args], {
+	return spawnSync(process.execPath, [path.join(root, 'tools', 'ci', script), ...args], {
 		cwd: root,
 		encoding: 'utf8',
 	});
