@@ -4,7 +4,11 @@
 // package.json. Here the same config applies, less the rules about what a node may do inside
 // n8n: tests, the sandbox and scripts read the environment, use the file system, print to the
 // console and build errors freely. Decision: docs/decisions.md, "n8n's official lint".
+// n8n's config lints TypeScript only; the tools' JavaScript (.mjs, .js) gets ESLint's own
+// recommended rules with Node's globals.
+import js from '@eslint/js';
 import { config } from '@n8n/node-cli/eslint';
+import globals from 'globals';
 
 const NODE_RUNTIME_RULES = [
 	'@n8n/community-nodes/no-restricted-globals',
@@ -16,7 +20,9 @@ const NODE_RUNTIME_RULES = [
 ];
 
 export default [
-	{ ignores: ['dist/', 'tools/', 'coverage/', '.n8n-local/', 'nodes/', 'credentials/'] },
+	{
+		ignores: ['dist/', 'tools/n8n-node-cli/', 'coverage/', '.n8n-local/', 'nodes/', 'credentials/'],
+	},
 	...config,
 	{
 		files: ['**/*.ts'],
@@ -33,4 +39,21 @@ export default [
 			],
 		},
 	},
+	{
+		files: ['**/*.mjs', '**/*.js'],
+		...js.configs.recommended,
+		languageOptions: {
+			ecmaVersion: 'latest',
+			sourceType: 'module',
+			globals: { ...globals.node },
+		},
+		rules: {
+			...js.configs.recommended.rules,
+			'no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+			],
+		},
+	},
+	{ files: ['**/*.js'], languageOptions: { sourceType: 'commonjs' } },
 ];

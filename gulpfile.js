@@ -12,6 +12,6 @@ function copyAssets() {
 
 task('build:assets', copyAssets);
 
-// `npm run build` calls this through scripts/build-assets.js rather than the gulp CLI, whose
+// `npm run build` calls this through tools/ci/build-assets.js rather than the gulp CLI, whose
 // v8flags cache would be written into ~/.cache.
 module.exports = { copyAssets };

@@ -77,7 +77,7 @@ export class DocumentScanningApi implements ICredentialType {
 	};
 
 	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or
-	// with user:password@, a query or a fragment; see nodes/DocumentScanning/transport/baseUrl.ts)
+	// with user:password@, a query or a fragment; see nodes/shared/transport/baseUrl.ts)
 	// is turned into an address that cannot resolve and names the problem, so the test fails
 	// with a readable message, and nothing (no password, no key) is sent anywhere.
 	test: ICredentialTestRequest = {

@@ -1,7 +1,7 @@
 /**
  * The text lines of a simple PDF: the text-showing operators (Tj, TJ, ', ") of its content streams,
  * uncompressed or FlateDecode (node:zlib), one line per line move (Td/TD with a vertical move, T*, Tm,
- * ', ", BT). Enough for the sample invoices `npm start` writes (scripts/sample-invoices.mjs) and
+ * ', ", BT). Enough for the sample invoices `npm start` writes (tools/n8n/sample-invoices.mjs) and
  * other plain-text PDFs; anything else (scans, other filters, CID fonts) gives no lines.
  *
  * Never throws: hostile or broken input gives `undefined` or the lines it could read. Bounded: at most

@@ -22,11 +22,11 @@ const dir = path.resolve(__dirname, '../../examples');
 const examples = readdirSync(dir)
 	.filter((file) => file.endsWith('.json'))
 	.map((file) => ({ file, workflow: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { nodes: INode[] } }));
-/** The sample invoices as `npm start` writes them (scripts/sample-invoices.mjs), in file-name order. */
+/** The sample invoices as `npm start` writes them (tools/n8n/sample-invoices.mjs), in file-name order. */
 function sampleInvoices(): Array<{ file: string; pdf: Buffer }> {
 	const tmp = mkdtempSync(path.join(os.tmpdir(), 'sample-invoices-'));
 	try {
-		const script = `import { writeSampleInvoices } from ${JSON.stringify(path.resolve(__dirname, '../../scripts/sample-invoices.mjs'))};
+		const script = `import { writeSampleInvoices } from ${JSON.stringify(path.resolve(__dirname, '../../tools/n8n/sample-invoices.mjs'))};
 			process.stdout.write(JSON.stringify(writeSampleInvoices(${JSON.stringify(tmp)})));`;
 		const files = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
 		return files.map((file) => ({ file, pdf: readFileSync(path.join(tmp, file)) }));

@@ -82,7 +82,7 @@ describe("n8n's verification scan (@n8n/scan-community-package)", () => {
 		const { NODE_ENV: _jestEnv, ...shellEnv } = process.env;
 		const out = execFileSync(
 			process.execPath,
-			[path.join(root, 'scripts/scan-package.mjs'), ...args],
+			[path.join(root, 'tools/ci/scan-package.mjs'), ...args],
 			{
 				cwd: root,
 				encoding: 'utf8',

@@ -23,7 +23,7 @@ test('its first screen names the service and gives npm start, npm test and npm r
 });
 
 test("gives the manual install with --omit=peer in n8n's nodes folder", () => {
-	// The e2e (scripts/e2e-checks/manual-install.mjs) runs the same steps: a package.json in the
+	// The e2e (tools/e2e/checks/manual-install.mjs) runs the same steps: a package.json in the
 	// nodes folder, then this exact install command.
 	expect(readme).toContain(
 		'cd ~/.n8n/nodes\n[ -f package.json ] || echo \'{"name":"installed-nodes","private":true}\' > package.json\nnpm install n8n-nodes-document-scanning --omit=peer\n',

@@ -1,7 +1,7 @@
 /**
  * The suite keeps n8n's user folder in a temporary folder (test/support/user-folder.ts):
  * running a workflow writes n8n's settings file there, never into $HOME/.n8n.
- * scripts/check-home.mjs checks the same from outside, with HOME set to an empty folder.
+ * tools/ci/check-home.mjs checks the same from outside, with HOME set to an empty folder.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';

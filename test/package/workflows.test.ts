@@ -14,7 +14,7 @@ const readWorkflow = (name: string) =>
 	readFileSync(path.join(root, '.github/workflows', name), 'utf8');
 
 function run(script: string, args: string[]) {
-	return spawnSync(process.execPath, [path.join(root, 'scripts', script), ...args], {
+	return spawnSync(process.execPath, [path.join(root, 'tools', 'ci', script), ...args], {
 		cwd: root,
 		encoding: 'utf8',
 	});
@@ -53,7 +53,7 @@ describe('workflow schema check (npm run lint:workflows)', () => {
 	});
 
 	test('npm test runs the check', () => {
-		expect(pkg.scripts['lint:workflows']).toBe('node scripts/lint-workflows.mjs');
+		expect(pkg.scripts['lint:workflows']).toBe('node tools/ci/lint-workflows.mjs');
 		expect(pkg.scripts.test).toContain('npm run lint:workflows');
 	});
 });
@@ -89,7 +89,7 @@ describe('release.yml', () => {
 
 	test('checks the tag, builds and tests before it publishes with provenance', () => {
 		const order = [
-			'run: node scripts/check-release-tag.mjs "$GITHUB_REF_NAME"',
+			'run: node tools/ci/check-release-tag.mjs "$GITHUB_REF_NAME"',
 			'run: npm ci',
 			'run: npm run build',
 			'run: npm test',
@@ -102,7 +102,7 @@ describe('release.yml', () => {
 	});
 });
 
-describe('scripts/check-release-tag.mjs', () => {
+describe('tools/ci/check-release-tag.mjs', () => {
 	test('accepts v + the version in package.json', () => {
 		const result = run('check-release-tag.mjs', [`v${pkg.version}`]);
 		expect(result.status).toBe(0);

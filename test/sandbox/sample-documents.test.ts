@@ -1,5 +1,5 @@
 /**
- * The sample invoices `npm start` and the e2e write (scripts/sample-invoices.mjs) are read, not
+ * The sample invoices `npm start` and the e2e write (tools/n8n/sample-invoices.mjs) are read, not
  * invented: a scan of each returns what the PDF says, in every extraction mode. Other files still
  * get invented data.
  */
@@ -20,7 +20,7 @@ function writeSamples(): Record<string, { lines: string[]; pdf: Buffer }> {
 	const dir = mkdtempSync(path.join(os.tmpdir(), 'sample-invoices-'));
 	try {
 		const script = `
-      import { SAMPLE_INVOICES, writeSampleInvoices } from ${JSON.stringify(path.join(ROOT, 'scripts/sample-invoices.mjs'))};
+      import { SAMPLE_INVOICES, writeSampleInvoices } from ${JSON.stringify(path.join(ROOT, 'tools/n8n/sample-invoices.mjs'))};
       writeSampleInvoices(${JSON.stringify(dir)});
       process.stdout.write(JSON.stringify(SAMPLE_INVOICES));`;
 		const samples = JSON.parse(
@@ -39,7 +39,7 @@ function writeSamples(): Record<string, { lines: string[]; pdf: Buffer }> {
 
 const samples = writeSamples();
 
-/** What each sample says, written out by hand from scripts/sample-invoices.mjs. */
+/** What each sample says, written out by hand from tools/n8n/sample-invoices.mjs. */
 const EXPECTED: Record<string, Record<string, unknown>> = {
 	'invoice-1001-acme.pdf': {
 		invoice_number: '1001',

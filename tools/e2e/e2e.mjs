@@ -1,0 +1,347 @@
+// `npm run e2e [-- --n8n <version>] [--verbose] [--keep]`: proves the nodes work inside a real n8n.
+//
+// The n8n line: --n8n <version> or N8N_LOCAL_VERSION, default 1.123.81 (tools/n8n/lines.mjs);
+// `.ci/run` runs it on every line of TESTED_N8N_VERSIONS.
+//
+// 1. builds if needed, installs that n8n if missing (.n8n-local/n8n-<version>/);
+// 2. a fresh n8n home in a temp folder, with this package installed the README's manual way
+//    (e2e-checks/manual-install.mjs), the sandbox on a free port, the credential imported, the
+//    sample invoices in .n8n-local/files/invoices/;
+// 3. `n8n execute`: Manual Trigger -> Account: Get -> Template: Get Many, checked against what the
+//    sandbox itself answers; the examples with a manual start (e2e-checks/examples.mjs);
+// 4. `n8n start` on a free port (task broker on another): types listed, credential test, the trigger
+//    examples activated and fed real events, the poll trigger (e2e-checks/poll-trigger.mjs).
+//
+// Hooks: a check module exports `async (ctx) => {}` and records results with ctx.check(); the
+// context is documented in e2e-checks/support.mjs (E2eContext). Add it to SERVER_CHECKS below.
+// Prints PASS/FAIL lines and finally `N passed, M failed`; exits 1 on any failure.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+	CREDENTIAL,
+	DEFAULT_OWNER,
+	FILES_DIR,
+	INVOICES_DIR,
+	SANDBOX_KEY,
+	PACKAGE_NAME,
+	ensureBuild,
+	ensureN8n,
+	ensureOwner,
+	freePort,
+	importCredential,
+	importExamples,
+	importWorkflow,
+	log,
+	login,
+	n8nEnv,
+	n8nLine,
+	n8nSpawn,
+	n8nSync,
+	pickVersion,
+	prefixOutput,
+	startSandbox,
+	stopChild,
+	waitForN8n,
+} from '../n8n/local.mjs';
+import { writeSampleInvoices } from '../n8n/sample-invoices.mjs';
+import { checkExamplesCli, checkExamplesServer } from './checks/examples.mjs';
+import { manualInstall } from './checks/manual-install.mjs';
+import { checkPollTrigger } from './checks/poll-trigger.mjs';
+import { checkEditor, findChromium } from './checks/editor.mjs';
+import { runQueueE2e } from './queue/index.mjs';
+import { SandboxClient } from './sandbox-client.mjs';
+import {
+	createResults,
+	nodeItems,
+	settle,
+	parseRunOutput,
+	restOf,
+	sandboxApi,
+	unwrap,
+} from './checks/support.mjs';
+
+/** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
+const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger, checkEditorIfChromium];
+
+/** The editor in headless Chromium (e2e-checks/editor.mjs), when `which chromium` finds one. */
+async function checkEditorIfChromium(ctx) {
+	const executablePath = findChromium();
+	if (!executablePath) {
+		ctx.log(
+			'SKIP editor checks: no Chromium (`which chromium` finds none; apt-get install chromium)',
+		);
+		return;
+	}
+	await checkEditor({ ...ctx, owner: DEFAULT_OWNER, executablePath });
+}
+
+const started = Date.now();
+const { version, rest: argv } = pickVersion(process.argv.slice(2));
+const line = n8nLine(version);
+const verbose = argv.includes('--verbose');
+const keep = argv.includes('--keep');
+// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,poll,load,faults` picks parts.
+const queue = argv.includes('--queue');
+const queueParts = argv
+	.find((a) => a.startsWith('--queue-parts='))
+	?.split('=')[1]
+	.split(',');
+const results = createResults();
+const check = results.check;
+/** @type {Awaited<ReturnType<typeof startSandbox>> | undefined} */
+let sandbox;
+let n8n;
+let home;
+const n8nLog = [];
+
+const E2E_WORKFLOW = {
+	id: 'docscanE2eTest01',
+	name: 'e2e: account and templates',
+	active: false,
+	nodes: [
+		{
+			parameters: {},
+			id: 'e2e00000-0000-4000-8000-000000000001',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+		},
+		{
+			parameters: { resource: 'account', operation: 'get' },
+			id: 'e2e00000-0000-4000-8000-000000000002',
+			name: 'Balance',
+			type: `${PACKAGE_NAME}.documentScanning`,
+			typeVersion: 1,
+			position: [220, 0],
+			credentials: { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+		},
+		{
+			parameters: { resource: 'template', operation: 'getAll', returnAll: true },
+			id: 'e2e00000-0000-4000-8000-000000000003',
+			name: 'Templates',
+			type: `${PACKAGE_NAME}.documentScanning`,
+			typeVersion: 1,
+			position: [440, 0],
+			credentials: { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
+		},
+	],
+	connections: {
+		Start: { main: [[{ node: 'Balance', type: 'main', index: 0 }]] },
+		Balance: { main: [[{ node: 'Templates', type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+async function main() {
+	ensureBuild();
+	ensureN8n(line);
+	log(`n8n ${line.version} (${line.dir})`);
+
+	// A fresh home outside the repository: the package is resolved the way a user's n8n resolves it.
+	home = mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${line.version}-`));
+	if (!manualInstall({ home, line, check, log })) return;
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const env = n8nEnv({ line, home, port, brokerPort });
+	const n8nUrl = `http://localhost:${port}/`;
+	const samples = writeSampleInvoices(INVOICES_DIR);
+
+	sandbox = await startSandbox({
+		port: 0,
+		quiet: true,
+		echo: verbose,
+		extraArgs: ['--processing-delay-ms', '50'],
+	});
+	log(
+		`sandbox on ${sandbox.baseUrl}, n8n home ${home}, n8n port ${port}, task broker port ${brokerPort}, ${samples.length} sample invoices`,
+	);
+	const sandboxClient = new SandboxClient(sandbox.baseUrl, SANDBOX_KEY);
+	const api = sandboxApi(sandbox.baseUrl, SANDBOX_KEY);
+	const ctx = {
+		line,
+		env,
+		home,
+		n8nUrl,
+		cookie: undefined,
+		sandboxBaseUrl: sandbox.baseUrl,
+		apiKey: SANDBOX_KEY,
+		credential: CREDENTIAL,
+		filesDir: FILES_DIR,
+		n8nLog,
+		check,
+		log,
+	};
+
+	// ---- imports (the first n8n command also creates the database) --------------------------
+	let t = Date.now();
+	try {
+		importCredential({ baseUrl: sandbox.baseUrl, env });
+		check('n8n import:credentials (documentScanningApi, id 1)', true, `${Date.now() - t} ms`);
+	} catch (err) {
+		check('n8n import:credentials (documentScanningApi, id 1)', false, err.message);
+	}
+	t = Date.now();
+	try {
+		importWorkflow(E2E_WORKFLOW, { env });
+		const names = importExamples({ env });
+		check(
+			'n8n import:workflow (e2e workflow + examples/*.json)',
+			true,
+			`${names.length + 1} workflows, ${Date.now() - t} ms`,
+		);
+	} catch (err) {
+		check('n8n import:workflow (e2e workflow + examples/*.json)', false, err.message);
+	}
+
+	// ---- n8n execute: Manual Trigger -> Account: Get -> Template: Get Many ------------------
+	await settle();
+	await sandboxClient.clearRequests();
+	t = Date.now();
+	const exec = n8nSync(['execute', `--id=${E2E_WORKFLOW.id}`, '--rawOutput'], {
+		env,
+		timeoutMs: 180_000,
+	});
+	await settle();
+	let run;
+	try {
+		run = parseRunOutput(exec.stdout);
+	} catch {
+		console.log(exec.stdout.slice(-3000));
+		console.log(exec.stderr.slice(-3000));
+	}
+	const execError = run?.data?.resultData?.error;
+	check(
+		'n8n execute runs the workflow without error (the package loaded from the manual install)',
+		exec.status === 0 && run !== undefined && !execError,
+		`exit ${exec.status}, ${Date.now() - t} ms${execError ? `, error: ${execError.message}` : ''}`,
+	);
+
+	// What n8n sent (read before this script makes its own requests).
+	const requests = await sandboxClient.requests();
+	const seen = requests.map((r) => `${r.method} ${r.path} ${r.status} (${r.authScheme})`);
+	check(
+		'the sandbox got the nodes’ requests, authenticated with the credential',
+		requests.length >= 2 &&
+			requests.some((r) => r.path === '/account' && r.status === 200) &&
+			requests.some((r) => r.path === '/templates' && r.status === 200) &&
+			requests.every((r) => r.status === 200),
+		seen.join(', '),
+	);
+
+	const account = unwrap((await api('/account')).body);
+	const balance = nodeItems(run, 'Balance');
+	check(
+		'Account → Get returns the balance (remaining_scans) from the sandbox',
+		balance.length === 1 &&
+			typeof balance[0].remaining_scans === 'number' &&
+			balance[0].remaining_scans === account.remaining_scans,
+		JSON.stringify(balance[0] ?? null),
+	);
+
+	const sandboxTemplates = unwrap((await api('/templates?per_page=100')).body);
+	const expected = sandboxTemplates.map((tpl) => tpl.name).sort();
+	const got = nodeItems(run, 'Templates')
+		.map((tpl) => tpl.name)
+		.sort();
+	check(
+		'Template → Get Many returns the sandbox templates',
+		got.length > 0 && JSON.stringify(got) === JSON.stringify(expected),
+		`${got.join(', ')}`,
+	);
+
+	// ---- the examples that start by hand, with `n8n execute` (e2e-checks/examples.mjs) -------
+	await checkExamplesCli(ctx);
+
+	// ---- n8n start: types loaded, credential test, then SERVER_CHECKS -------------------------
+	t = Date.now();
+	const startN8n = async () => {
+		n8n = n8nSpawn(['start'], { env });
+		prefixOutput(n8n.stdout, '[n8n] ', verbose ? process.stdout : null, (l) => n8nLog.push(l));
+		prefixOutput(n8n.stderr, '[n8n] ', verbose ? process.stderr : null, (l) => n8nLog.push(l));
+		await waitForN8n(n8nUrl, { child: n8n });
+	};
+	/** Stops and starts `n8n start` on the same home and port; logs in again (ctx.cookie). */
+	ctx.restartN8n = async () => {
+		await stopChild(n8n);
+		await startN8n();
+		ctx.cookie = await login(n8nUrl);
+	};
+	try {
+		await startN8n();
+		check('n8n start is ready', true, `${Date.now() - t} ms`);
+	} catch (err) {
+		check('n8n start is ready', false, err.message);
+		console.log(n8nLog.slice(-40).join('\n'));
+		return;
+	}
+
+	await ensureOwner(n8nUrl);
+	const cookie = await login(n8nUrl);
+	ctx.cookie = cookie;
+	const rest = restOf(ctx);
+	const nodeTypes = await rest.served('types/nodes.json');
+	const credTypes = await rest.served('types/credentials.json');
+	const nodeNames = new Set(nodeTypes.map((n) => n.name));
+	check(
+		'n8n lists the node types n8n-nodes-document-scanning.documentScanning and .documentScanningTrigger',
+		nodeNames.has(`${PACKAGE_NAME}.documentScanning`) &&
+			nodeNames.has(`${PACKAGE_NAME}.documentScanningTrigger`),
+		`${nodeNames.size} node types loaded${nodeNames.has(`${PACKAGE_NAME}.documentScanningTool`) ? ', AI tool variant too' : ''}`,
+	);
+	check(
+		'n8n lists the credential type documentScanningApi',
+		credTypes.some((c) => c.name === 'documentScanningApi'),
+		`${credTypes.length} credential types loaded`,
+	);
+	const packageErrors = n8nLog.filter(
+		(l) => /error/i.test(l) && /document-scanning|documentScanning/i.test(l),
+	);
+	check(
+		'n8n logs no error about the package',
+		packageErrors.length === 0,
+		packageErrors.slice(0, 3).join(' | '),
+	);
+
+	// The credential test n8n runs when a credential is saved in the editor.
+	const credTest = await rest.request('POST', 'credentials/test', {
+		credentials: {
+			id: CREDENTIAL.id,
+			name: CREDENTIAL.name,
+			type: CREDENTIAL.type,
+			data: { baseUrl: sandbox.baseUrl, apiKey: SANDBOX_KEY, authHeader: 'authorization' },
+		},
+	});
+	const credTestBody = credTest.body ?? {};
+	check(
+		'the credential test (GET /account) passes in n8n',
+		credTest.ok && credTestBody?.data?.status === 'OK',
+		JSON.stringify(credTestBody?.data ?? credTestBody),
+	);
+
+	for (const serverCheck of SERVER_CHECKS) {
+		try {
+			await serverCheck(ctx);
+		} catch (err) {
+			check(`${serverCheck.name} ran to the end`, false, err.stack ?? String(err));
+		}
+	}
+}
+
+let crashed;
+try {
+	if (queue) await runQueueE2e({ check, verbose, only: queueParts, line });
+	else await main();
+} catch (err) {
+	crashed = err;
+	check('e2e ran to the end', false, err.stack ?? String(err));
+	if (n8nLog.length) console.log(n8nLog.slice(-30).join('\n'));
+} finally {
+	await Promise.all([stopChild(n8n), stopChild(sandbox?.child)]);
+}
+if (home && (keep || results.failed > 0)) log(`n8n home kept for a look: ${home}`);
+else if (home) rmSync(home, { recursive: true, force: true });
+console.log(`(n8n ${line.version}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+console.log(results.summary());
+process.exit(results.failed > 0 || crashed ? 1 : 0);

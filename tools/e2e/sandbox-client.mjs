@@ -1,0 +1,66 @@
+// The sandbox over HTTP: its API (/api/v1, authenticated) and its control routes (/__sandbox/...,
+// docs/sandbox.md, "Control"). The one sandbox client of every e2e check, queue mode included.
+import { fetchOnceMore } from '../n8n/rest.mjs';
+
+/** The body of an answer without the `{ data }` envelope (the sandbox may send either). */
+export const unwrap = (body) =>
+	body && typeof body === 'object' && 'data' in body ? body.data : body;
+
+export class SandboxClient {
+	/**
+	 * @param {string} baseUrl the API's base URL (`http://127.0.0.1:PORT/api/v1`)
+	 * @param {string} apiKey a key of the account the checks use
+	 */
+	constructor(baseUrl, apiKey) {
+		this.baseUrl = baseUrl;
+		this.origin = new URL(baseUrl).origin;
+		this.apiKey = apiKey;
+	}
+
+	/**
+	 * The API, authenticated: api('/account') -> { status, body } (body: the JSON as sent).
+	 * @param {string} pathname
+	 * @param {RequestInit} [init]
+	 * @returns {Promise<{ status: number, body: any }>}
+	 */
+	async api(pathname, init = {}) {
+		const res = await fetchOnceMore(`${this.baseUrl}${pathname}`, {
+			...init,
+			headers: { authorization: `Bearer ${this.apiKey}`, ...(init.headers ?? {}) },
+		});
+		const text = await res.text();
+		return { status: res.status, body: text ? JSON.parse(text) : undefined };
+	}
+
+	/**
+	 * A control route: control('POST', '/clock', { advanceMs: 0 }) -> { status, ok, body } (body
+	 * unwrapped). GET and DELETE go once more if the connection dropped without an answer.
+	 * @param {string} method
+	 * @param {string} pathname below /__sandbox, e.g. `/requests`
+	 * @param {unknown} [body]
+	 * @returns {Promise<{ status: number, ok: boolean, body: any }>}
+	 */
+	async control(method, pathname, body) {
+		const res = await fetchOnceMore(`${this.origin}/__sandbox${pathname}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		return { status: res.status, ok: res.ok, body: unwrap(text ? JSON.parse(text) : undefined) };
+	}
+
+	/** The request log (method, path, query, status, authScheme of each API request). */
+	async requests() {
+		return (await this.control('GET', '/requests')).body ?? [];
+	}
+
+	async clearRequests() {
+		await this.control('DELETE', '/requests');
+	}
+
+	/** Seeds scans (POST /__sandbox/scans); their ids. */
+	async seedScans(spec) {
+		return (await this.control('POST', '/scans', spec)).body?.ids ?? [];
+	}
+}
