@@ -43,7 +43,7 @@ const GROUPS = {
 	},
 	state: {
 		mutate: ['nodes/DocumentScanningPollTrigger/state.ts'],
-		unit: [],
+		unit: ['<rootDir>/test/units/poll-state.units.test.ts'],
 		engine: ['<rootDir>/test/poll-trigger/*.test.ts'],
 	},
 };
