@@ -34,7 +34,11 @@ const GROUPS = {
 			'nodes/DocumentScanning/transport/listingReader.ts',
 			'nodes/DocumentScanning/transport/paging.ts',
 		],
-		unit: ['<rootDir>/test/transport/listing-reader.property.test.ts'],
+		unit: [
+			'<rootDir>/test/transport/listing-reader.property.test.ts',
+			'<rootDir>/test/units/listing-reader.units.test.ts',
+			'<rootDir>/test/units/paging.units.test.ts',
+		],
 		engine: [
 			'<rootDir>/test/node/paging.test.ts',
 			'<rootDir>/test/transport/transport.test.ts',
