@@ -168,6 +168,7 @@ describe('initialState', () => {
 			9,
 			new Date(NOW),
 		);
+		expect(s.pending).toStrictEqual([3, 8]);
 		expect(s).toEqual({
 			version: 1,
 			horizon: 9,
@@ -201,6 +202,17 @@ describe('commit', () => {
 		});
 		expect(result.dropped).toEqual([]);
 		expect(result.givenUp).toEqual([]);
+	});
+
+	test('emitted IDs are recorded in ID order, whatever order the observation holds them in', () => {
+		const result = commit(state(), observe([done(13), busy(15), done(12), busy(14)]), all, NOW);
+		expect(result.state.emitted).toStrictEqual([12, 13]);
+		expect(result.state.pending).toStrictEqual([14, 15]);
+	});
+
+	test('followed scans are kept in ID order (a stored state may hold them in any order)', () => {
+		const result = commit(state({ pending: [5, 3, 4] }), observe([], { topId: 0 }), all, NOW);
+		expect(result.state.pending).toStrictEqual([3, 4, 5]);
 	});
 
 	test('the horizon never moves back', () => {
