@@ -26,7 +26,13 @@ const GROUPS = {
 			'nodes/DocumentScanning/helpers/upload/**/*.ts',
 			'!nodes/DocumentScanning/helpers/upload/index.ts',
 		],
-		unit: ['<rootDir>/test/node/file-names*.test.ts', '<rootDir>/test/node/fingerprint.test.ts'],
+		unit: [
+			'<rootDir>/test/node/file-names*.test.ts',
+			'<rootDir>/test/node/fingerprint.test.ts',
+			'<rootDir>/test/node/multipart-body.test.ts',
+			'<rootDir>/test/units/send-upload.units.test.ts',
+			'<rootDir>/test/units/scan-listing.units.test.ts',
+		],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
 	paging: {
