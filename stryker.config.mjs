@@ -32,6 +32,7 @@ const GROUPS = {
 			'<rootDir>/test/node/multipart-body.test.ts',
 			'<rootDir>/test/units/send-upload.units.test.ts',
 			'<rootDir>/test/units/scan-listing.units.test.ts',
+			'<rootDir>/test/units/file-names.units.test.ts',
 		],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
