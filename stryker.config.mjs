@@ -33,6 +33,7 @@ const GROUPS = {
 			'<rootDir>/test/units/send-upload.units.test.ts',
 			'<rootDir>/test/units/scan-listing.units.test.ts',
 			'<rootDir>/test/units/file-names.units.test.ts',
+			'<rootDir>/test/units/multipart.units.test.ts',
 		],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
