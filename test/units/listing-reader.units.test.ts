@@ -205,15 +205,15 @@ describe('readListing: how pages are read', () => {
 
 	test('a page count that turns out short: reading goes on past it, looking ahead', async () => {
 		// Page 1 says 2 pages, but the listing has 5 full pages and then ends.
-		const { fetchPage } = service(PAGE * 5, 'bare');
+		const { fetchPage } = service(PAGE * 15, 'bare');
 		const opts = options(async (n) => ({
 			...(await fetchPage(n)),
 			...(n === 1 ? { meta: { last_page: 2 } } : {}),
 		}));
 		const result = await readListing(opts);
-		expect(ids(result.records)).toEqual(desc(PAGE * 5, 1));
-		// Page 2 as planned, then 4 ahead (3-6, page 6 empty), then no gap left to repair.
-		expect(opts.calls.widths).toEqual([1, 4, 0]);
+		expect(ids(result.records)).toEqual(desc(PAGE * 15, 1));
+		// Page 2 as planned, then 4 ahead (3-6), 8 (7-14), 8 (15-22, page 16 empty), then no gap left to repair.
+		expect(opts.calls.widths).toEqual([1, 4, 8, 8, 0]);
 	});
 
 	test('sequential: one page a round', async () => {
@@ -241,11 +241,13 @@ describe('readListing: how pages are read', () => {
 		const result = await readListing(
 			options(async (n) =>
 				n === 1
-					? ({ items: [{ id: 2 }, { name: 'a' }, null, 7, { id: 2 }, { id: 1 }] } as never)
+					? ({
+							items: [{ id: 2 }, { name: 'a' }, null, 7, { id: 2 }, { name: 'b' }, { id: 1 }],
+						} as never)
 					: ({ items: 'x' } as never),
 			),
 		);
-		expect(result.records).toEqual([{ id: 2 }, { name: 'a' }, { id: 1 }]);
+		expect(result.records).toEqual([{ id: 2 }, { name: 'a' }, { name: 'b' }, { id: 1 }]);
 		expect(result.topId).toBe(2);
 		const none = await readListing(options(async () => ({ items: [{ name: 'a' }] })));
 		expect(none.topId).toBeUndefined();
@@ -278,6 +280,25 @@ describe('readListing: limits and bounds', () => {
 		const result = await readListing(options(fetchPage, { limit: 40, sequential: true }));
 		expect(result.records).toHaveLength(40);
 		expect(result.requests).toBe(2);
+	});
+
+	test('a limit counts records without an id once each and records seen twice once', async () => {
+		const idless = async (n: number): Promise<ListingPage> => ({
+			items: Array.from({ length: PAGE }, (_, i) =>
+				i < 5 ? { name: `${n}.${i}` } : { id: n * 100 - i },
+			),
+		});
+		const pages: number[] = [];
+		const fetch45 = async (n: number) => (pages.push(n), await idless(n));
+		expect(
+			(await readListing(options(fetch45, { limit: 45, sequential: true }))).records,
+		).toHaveLength(45);
+		expect(pages).toEqual([1, 2]);
+		// Page 2 repeats 5 records of page 1 (5 added): 45 distinct after two pages.
+		const shifted = service(100, 'bare', { 2: 5 });
+		const result = await readListing(options(shifted.fetchPage, { limit: 46, sequential: true }));
+		expect(ids(result.records)).toEqual(desc(100, 55));
+		expect(shifted.pages).toEqual([1, 2, 3]);
 	});
 
 	test('stopAfter ends the listing after the first page for which it holds', async () => {
@@ -405,6 +426,52 @@ describe('readListing: pages whose records were all seen', () => {
 			),
 		);
 		await expect(result).rejects.toThrow('restless');
+	});
+
+	test('page 1 read again must hold the same IDs in the same places, all of them', async () => {
+		const first = desc(60, 36).map((id) => ({ id }));
+		for (const again of [
+			desc(60, 41).map((id) => ({ id })),
+			[60, 99, ...desc(58, 36)].map((id) => ({ id })),
+			[...desc(60, 37).map((id) => ({ id })), { name: 'x' }],
+		]) {
+			const pages: number[] = [];
+			const result = await readListing(
+				options(
+					async (n) => {
+						pages.push(n);
+						if (n === 1) return { items: pages.length === 1 ? first : again };
+						return { items: n === 2 ? first : [] };
+					},
+					{ sequential: true },
+				),
+			);
+			// Not the same: page 2 was a shift, reading goes on to page 3.
+			expect(pages).toEqual([1, 2, 1, 3]);
+			expect(ids(result.records)).toEqual(desc(60, 36));
+		}
+	});
+
+	test('a page with a record without id is never a repeat', async () => {
+		const first = desc(60, 36).map((id) => ({ id }));
+		const result = await readListing(
+			options(
+				async (n): Promise<ListingPage> => ({
+					items: n === 1 ? first : n <= 6 ? [{ name: `new ${n}` }, ...first.slice(1)] : [],
+				}),
+				{ sequential: true },
+			),
+		);
+		expect(result.records).toHaveLength(25 + 5);
+	});
+
+	test('meta.total null is no total: out-of-order pages are checked', async () => {
+		const { fetchPage, pages } = service(75, 'bare');
+		const result = await readListing(
+			options(async (n) => ({ ...(await fetchPage(n)), meta: { total: null } }), {}, 'reverse'),
+		);
+		expect(ids(result.records)).toEqual(desc(75, 1));
+		expect(pages).toEqual([1, 5, 4, 3, 2, 1]);
 	});
 
 	test('repeats in a row beyond MAX_REPEATS fail; a new record in between resets the count', async () => {
