@@ -28,7 +28,15 @@ const GROUPS = {
 			'!nodes/DocumentScanning/upload/binary.ts',
 			'!nodes/DocumentScanning/upload/binaryEntry.ts',
 		],
-		unit: ['<rootDir>/test/node/file-names*.test.ts', '<rootDir>/test/node/fingerprint.test.ts'],
+		unit: [
+			'<rootDir>/test/node/file-names*.test.ts',
+			'<rootDir>/test/node/fingerprint.test.ts',
+			'<rootDir>/test/node/multipart-body.test.ts',
+			'<rootDir>/test/units/send-upload.units.test.ts',
+			'<rootDir>/test/units/scan-listing.units.test.ts',
+			'<rootDir>/test/units/file-names.units.test.ts',
+			'<rootDir>/test/units/multipart.units.test.ts',
+		],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
 	paging: {
@@ -37,7 +45,11 @@ const GROUPS = {
 			'nodes/shared/transport/listingPages.ts',
 			'nodes/shared/transport/paging.ts',
 		],
-		unit: ['<rootDir>/test/transport/listing-reader.property.test.ts'],
+		unit: [
+			'<rootDir>/test/transport/listing-reader.property.test.ts',
+			'<rootDir>/test/units/listing-reader.units.test.ts',
+			'<rootDir>/test/units/paging.units.test.ts',
+		],
 		engine: [
 			'<rootDir>/test/node/paging.test.ts',
 			'<rootDir>/test/transport/transport.test.ts',
@@ -46,7 +58,7 @@ const GROUPS = {
 	},
 	state: {
 		mutate: ['nodes/DocumentScanningPollTrigger/state.ts'],
-		unit: [],
+		unit: ['<rootDir>/test/units/poll-state.units.test.ts'],
 		engine: ['<rootDir>/test/poll-trigger/*.test.ts'],
 	},
 };
