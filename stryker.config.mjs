@@ -32,10 +32,10 @@ const GROUPS = {
 			'<rootDir>/test/node/file-names*.test.ts',
 			'<rootDir>/test/node/fingerprint.test.ts',
 			'<rootDir>/test/node/multipart-body.test.ts',
-			'<rootDir>/test/units/send-upload.units.test.ts',
-			'<rootDir>/test/units/scan-listing.units.test.ts',
-			'<rootDir>/test/units/file-names.units.test.ts',
-			'<rootDir>/test/units/multipart.units.test.ts',
+			'<rootDir>/test/node/send-upload.units.test.ts',
+			'<rootDir>/test/node/scan-listing.units.test.ts',
+			'<rootDir>/test/node/file-names.units.test.ts',
+			'<rootDir>/test/node/multipart.units.test.ts',
 		],
 		engine: ['<rootDir>/test/node/upload*.test.ts'],
 	},
@@ -47,8 +47,8 @@ const GROUPS = {
 		],
 		unit: [
 			'<rootDir>/test/transport/listing-reader.property.test.ts',
-			'<rootDir>/test/units/listing-reader.units.test.ts',
-			'<rootDir>/test/units/paging.units.test.ts',
+			'<rootDir>/test/transport/listing-reader.units.test.ts',
+			'<rootDir>/test/transport/paging.units.test.ts',
 		],
 		engine: [
 			'<rootDir>/test/node/paging.test.ts',
@@ -58,7 +58,7 @@ const GROUPS = {
 	},
 	state: {
 		mutate: ['nodes/DocumentScanningPollTrigger/state.ts'],
-		unit: ['<rootDir>/test/units/poll-state.units.test.ts'],
+		unit: ['<rootDir>/test/poll-trigger/poll-state.units.test.ts'],
 		engine: ['<rootDir>/test/poll-trigger/*.test.ts'],
 	},
 };

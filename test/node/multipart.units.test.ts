@@ -1,5 +1,5 @@
 /**
- * Unit tests of the streamed upload body and the file digest (helpers/upload/multipartBody.ts,
+ * Unit tests of the streamed upload body and the file digest (upload/multipartBody.ts,
  * fileDigest.ts): in-memory bytes of the wrong size, the default type, string chunks, and that
  * every stream opened is closed.
  */
@@ -10,9 +10,9 @@ import {
 	digestStream,
 	HEAD_BYTES,
 	headOfStream,
-} from '../../nodes/DocumentScanning/helpers/upload/fileDigest';
-import type { ByteSource } from '../../nodes/DocumentScanning/helpers/upload/multipartBody';
-import { multipartBody } from '../../nodes/DocumentScanning/helpers/upload/multipartBody';
+} from '../../nodes/DocumentScanning/upload/fileDigest';
+import type { ByteSource } from '../../nodes/DocumentScanning/upload/multipartBody';
+import { multipartBody } from '../../nodes/DocumentScanning/upload/multipartBody';
 
 /** A stream of the given chunks that records how far it was read and whether it was closed. */
 function source(chunks: Array<string | Buffer>) {

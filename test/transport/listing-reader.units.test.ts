@@ -7,10 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type {
-	ListingPage,
-	ListingReadOptions,
-} from '../../nodes/DocumentScanning/transport/listingReader';
+import type { ListingPage, ListingReadOptions } from '../../nodes/shared/transport/listingReader';
 import {
 	isEndPage,
 	MAX_REPEATS,
@@ -18,7 +15,7 @@ import {
 	readListing,
 	recordId,
 	saysLastPage,
-} from '../../nodes/DocumentScanning/transport/listingReader';
+} from '../../nodes/shared/transport/listingReader';
 
 const PAGE = 25;
 

@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from '../../nodes/DocumentScanning/transport/index';
+import type { ApiContext } from '../../nodes/shared/transport';
 import {
 	MAX_PAGES,
 	PAGE_CONCURRENCY,
@@ -12,7 +12,7 @@ import {
 	pageCountOf,
 	readPages,
 	restless,
-} from '../../nodes/DocumentScanning/transport/paging';
+} from '../../nodes/shared/transport/paging';
 
 const PAGE = 25;
 const node = {

@@ -1,5 +1,5 @@
 /**
- * Unit tests of one upload (helpers/upload/sendUpload.ts with candidates, existingScan, errors
+ * Unit tests of one upload (upload/sendUpload.ts with candidates, existingScan, errors
  * and scanListing behind it), importing the sources so that mutation testing sees them. The
  * fakes: n8n's request helper (./upload-fake.ts) and the pause before a resend, which answers
  * at once and records how long it was asked to wait (no test sleeps).
@@ -8,19 +8,19 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { emptyListing } from '../../nodes/DocumentScanning/helpers/upload/scanListing';
-import type { UploadRequest } from '../../nodes/DocumentScanning/helpers/upload/sendUpload';
+import { emptyListing } from '../../nodes/DocumentScanning/upload/scanListing';
+import type { UploadRequest } from '../../nodes/DocumentScanning/upload/sendUpload';
 import {
 	sendUpload,
 	sentNameOf,
 	UPLOAD_ATTEMPTS,
-} from '../../nodes/DocumentScanning/helpers/upload/sendUpload';
+} from '../../nodes/DocumentScanning/upload/sendUpload';
 import { fakeApi } from './upload-fake';
 
 const pauses: number[] = [];
 let pauseAnswer = true;
-jest.mock('../../nodes/DocumentScanning/helpers/pause', () => ({
-	...jest.requireActual('../../nodes/DocumentScanning/helpers/pause'),
+jest.mock('../../nodes/shared/pause', () => ({
+	...jest.requireActual('../../nodes/shared/pause'),
 	pauseWithin: async (ms: number) => {
 		pauses.push(ms);
 		return pauseAnswer;

@@ -1,12 +1,12 @@
 /**
- * Unit tests of the rarer paths of the file-name comparison (helpers/upload/fileNames.ts):
+ * Unit tests of the rarer paths of the file-name comparison (upload/fileNames.ts):
  * escapes that do not decode, both slashes, escape case, Latin-1 repairs that must not happen.
  */
 import {
 	latin1Repaired,
 	normalizedFileName,
 	sameFileName,
-} from '../../nodes/DocumentScanning/helpers/upload/fileNames';
+} from '../../nodes/DocumentScanning/upload/fileNames';
 
 test.each([
 	// An invalid escape elsewhere: only the quote and line breaks are undone.

@@ -1,15 +1,12 @@
 /**
  * Unit tests of the template listing behind "Return Existing Scan" and the recovery after a
- * lost answer (helpers/upload/scanListing.ts, candidates.ts), importing the sources so that
+ * lost answer (upload/scanListing.ts, candidates.ts), importing the sources so that
  * mutation testing sees them. The one fake is n8n's request helper (./upload-fake.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	findCandidates,
-	isCandidate,
-} from '../../nodes/DocumentScanning/helpers/upload/candidates';
-import type { ScanListings } from '../../nodes/DocumentScanning/helpers/upload/scanListing';
+import { findCandidates, isCandidate } from '../../nodes/DocumentScanning/upload/candidates';
+import type { ScanListings } from '../../nodes/DocumentScanning/upload/scanListing';
 import {
 	CLOCK_ALLOWANCE_MS,
 	coverUntil,
@@ -22,7 +19,7 @@ import {
 	serverClockOffset,
 	sharedListing,
 	tooManyPagesError,
-} from '../../nodes/DocumentScanning/helpers/upload/scanListing';
+} from '../../nodes/DocumentScanning/upload/scanListing';
 import { fakeApi } from './upload-fake';
 
 const request = { templateId: 7, itemIndex: 1, fileName: 'a.pdf' };
