@@ -125,7 +125,7 @@ function summary(results) {
  * the endpoints A B C C B A, so a machine that speeds up or slows down during the test (other jobs,
  * a growing database) does not favour whichever endpoint goes first.
  */
-function endpointLoad(ctx, db, { name, workflowId, prefix, send }) {
+function endpointLoad(ctx, db, { name, workflowId, prefix, send, reference = false }) {
 	const state = { results: [], wallMs: 0, processedMs: 0, afterId: undefined };
 	const half = DELIVERIES / 2;
 	return {
@@ -151,6 +151,9 @@ function endpointLoad(ctx, db, { name, workflowId, prefix, send }) {
 		/** The check and the figures, after both halves. */
 		async report() {
 			const { check, figures } = ctx;
+			// A reference path's late answers (aborted after 10 s) still run: wait for them, bounded.
+			if (reference)
+				await settle(db, workflowId, state.afterId, DELIVERIES, 60_000).catch(() => undefined);
 			const counts = await executionCounts(db, workflowId, state.afterId);
 			const markers = await markerCounts(db, workflowId, state.afterId, prefix);
 			const accepted = state.results.filter(ok2xx).length;
@@ -162,9 +165,14 @@ function endpointLoad(ctx, db, { name, workflowId, prefix, send }) {
 				times[Math.floor(DELIVERIES * 0.95)],
 				times[DELIVERIES - 1],
 			];
+			// Our trigger must answer within the service's wait (spec: "waits up to 10 seconds", else it
+			// redelivers). n8n's own Webhook node is only the yardstick: for it, exactly one execution
+			// per delivery is asserted, and answers later than 10 s are a figure, not a failure.
 			check(
-				`queue load: ${DELIVERIES} ${name}, ${AT_A_TIME} at a time: each answered 2xx within 10 s, exactly one successful execution each`,
-				accepted === DELIVERIES &&
+				reference
+					? `queue load: ${DELIVERIES} ${name} (reference), ${AT_A_TIME} at a time: exactly one successful execution each (answers later than 10 s are reported, not asserted)`
+					: `queue load: ${DELIVERIES} ${name}, ${AT_A_TIME} at a time: each answered 2xx within 10 s, exactly one successful execution each`,
+				(reference || accepted === DELIVERIES) &&
 					(counts.success ?? 0) === DELIVERIES &&
 					lost === 0 &&
 					duplicated === 0 &&
@@ -176,6 +184,9 @@ function endpointLoad(ctx, db, { name, workflowId, prefix, send }) {
 			figures[`${name}: accepted/s (webhook process answers)`] = acceptedPerSecond.toFixed(1);
 			figures[`${name}: processed/s (send to last execution stopped)`] = processed.toFixed(1);
 			figures[`${name}: answer p50 / p95 / max ms`] = `${p50} / ${p95} / ${max}`;
+			if (accepted < DELIVERIES)
+				figures[`${name}: answers not 2xx within 10 s`] =
+					`${DELIVERIES - accepted} (${JSON.stringify(summary(state.results))})`;
 			return { accepted: acceptedPerSecond, processed };
 		},
 	};
@@ -250,12 +261,14 @@ export async function runLoad(ctx) {
 			workflowId: PLAIN_WORKFLOW.id,
 			prefix: 'qload-plain',
 			send: sendPlain,
+			reference: true,
 		});
 		const plainV1Load = endpointLoad(ctx, db, {
 			name: 'plain Webhook node v1 (the app-trigger path)',
 			workflowId: PLAIN_V1_WORKFLOW.id,
 			prefix: 'qload-plainv1',
 			send: sendPlainV1,
+			reference: true,
 		});
 		await signedLoad.send(0);
 		await plainLoad.send(0);
