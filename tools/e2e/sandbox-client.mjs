@@ -50,9 +50,34 @@ export class SandboxClient {
 		return { status: res.status, ok: res.ok, body: unwrap(text ? JSON.parse(text) : undefined) };
 	}
 
+	/**
+	 * Uploads a minimal PDF named `filename` (POST /scans; one credit); the new scan's id. A name
+	 * containing "fail" makes the sandbox fail the scan (docs/sandbox.md).
+	 * @param {string} filename
+	 * @param {string} [templateId]
+	 * @returns {Promise<string>}
+	 */
+	async uploadPdf(filename, templateId = '1') {
+		const form = new FormData();
+		form.append('template_id', templateId);
+		form.append(
+			'file',
+			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
+			filename,
+		);
+		const { status, body } = await this.api('/scans', { method: 'POST', body: form });
+		if (status !== 201) throw new Error(`upload ${filename}: HTTP ${status}`);
+		return unwrap(body).id;
+	}
+
 	/** The request log (method, path, query, status, authScheme of each API request). */
 	async requests() {
 		return (await this.control('GET', '/requests')).body ?? [];
+	}
+
+	/** How many listing reads (GET /scans) the request log holds: one per poll of the poll trigger. */
+	async listingReads() {
+		return (await this.requests()).filter((r) => r.method === 'GET' && r.path === '/scans').length;
 	}
 
 	async clearRequests() {

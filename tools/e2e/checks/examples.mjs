@@ -244,10 +244,7 @@ async function scanEventsPolling(ctx) {
 	const sandbox = sandboxOf(ctx);
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
 	const rest = n8nRest(ctx);
-	const scanPolls = async () => {
-		const requests = await sandbox.requests();
-		return requests.filter((r) => r.method === 'GET' && r.path === '/scans').length;
-	};
+	const scanPolls = () => sandbox.listingReads();
 	// The first activation starts from now (its immediate poll emits nothing) ...
 	const before = await scanPolls();
 	const first = await setWorkflowActive(ctx, id, true);
@@ -266,16 +263,7 @@ async function scanEventsPolling(ctx) {
 	const stamp = Date.now().toString(36);
 	const names = [`e2e-example-poll-${stamp}.pdf`, `e2e-example-poll-${stamp}-fail.pdf`]; // "fail": the sandbox fails it
 	const ids = [];
-	for (const filename of names) {
-		const form = new FormData();
-		form.append('template_id', '1');
-		form.append(
-			'file',
-			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
-			filename,
-		);
-		ids.push(unwrap((await api('/scans', { method: 'POST', body: form })).body)?.id);
-	}
+	for (const filename of names) ids.push(await sandbox.uploadPdf(filename));
 	await waitFor(async () => {
 		const statuses = await Promise.all(
 			ids.map(async (sid) => unwrap((await api(`/scans/${sid}`)).body)?.status),

@@ -26,21 +26,14 @@ export async function checkPollTrigger({
 	check,
 	log = console.log,
 }) {
-	const sandbox = new SandboxClient(sandboxBaseUrl, '');
+	const sandbox = new SandboxClient(sandboxBaseUrl, apiKey);
 	const stamp = Date.now().toString(36);
 	const rest = n8nRest({ n8nUrl, cookie });
 	const api = async (pathname, init = {}) => {
-		const res = await fetch(`${sandboxBaseUrl}${pathname}`, {
-			...init,
-			headers: { authorization: `Bearer ${apiKey}`, ...(init.headers ?? {}) },
-		});
-		const text = await res.text();
-		return { status: res.status, body: text ? unwrap(JSON.parse(text)) : undefined };
+		const { status, body } = await sandbox.api(pathname, init);
+		return { status, body: unwrap(body) };
 	};
-	const scanPolls = async () => {
-		const requests = await sandbox.requests();
-		return requests.filter((r) => r.method === 'GET' && r.path === '/scans').length;
-	};
+	const scanPolls = () => sandbox.listingReads();
 	/** The GET /scans count once it exceeds `count` (or after 20 s). */
 	const pollsAbove = async (count) => {
 		const deadline = Date.now() + 20_000;
@@ -51,18 +44,7 @@ export async function checkPollTrigger({
 		}
 		return now;
 	};
-	const upload = async (filename) => {
-		const form = new FormData();
-		form.append('template_id', '1');
-		form.append(
-			'file',
-			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
-			filename,
-		);
-		const res = await api('/scans', { method: 'POST', body: form });
-		if (res.status !== 201) throw new Error(`upload ${filename}: HTTP ${res.status}`);
-		return res.body.id;
-	};
+	const upload = (filename) => sandbox.uploadPdf(filename);
 	const waitFinished = async (id) => {
 		const deadline = Date.now() + 30_000;
 		while (Date.now() < deadline) {

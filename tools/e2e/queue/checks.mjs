@@ -13,19 +13,21 @@ import {
 	UPLOAD_WORKFLOW,
 } from './workflows.mjs';
 
+/** The one sandbox client (tools/e2e/sandbox-client.mjs) with the queue run's key. */
+export function sandboxOf(ctx) {
+	return new SandboxClient(ctx.sandbox.baseUrl, SANDBOX_KEY);
+}
+
 /** The sandbox's API with the default key: { status, body } with the body unwrapped. */
+
 export async function api(ctx, pathname, init = {}) {
-	const { status, body } = await new SandboxClient(ctx.sandbox.baseUrl, SANDBOX_KEY).api(
-		pathname,
-		init,
-	);
+	const { status, body } = await sandboxOf(ctx).api(pathname, init);
 	return { status, body: unwrap(body) };
 }
 
 /** The sandbox's control surface (/__sandbox/...): the unwrapped body. */
 export async function control(ctx, method, pathname, body) {
-	return (await new SandboxClient(ctx.sandbox.baseUrl, SANDBOX_KEY).control(method, pathname, body))
-		.body;
+	return (await sandboxOf(ctx).control(method, pathname, body)).body;
 }
 
 export async function usedScans(ctx) {

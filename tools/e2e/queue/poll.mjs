@@ -9,7 +9,7 @@
 import { nodeOutput } from '../../n8n/rest.mjs';
 import { pgClient } from './services.mjs';
 import { lastExecutionId } from './load.mjs';
-import { api, control, waitFor, workerOf } from './checks.mjs';
+import { api, control, sandboxOf, waitFor, workerOf } from './checks.mjs';
 import { respawn } from './processes.mjs';
 import { POLL_WORKFLOW } from './workflows.mjs';
 
@@ -18,21 +18,11 @@ const SCHEDULED_POLL_MS = 100_000;
 
 /** How many GET /scans the sandbox has answered (the poll trigger's only call). */
 async function scanPolls(ctx) {
-	const requests = (await control(ctx, 'GET', '/requests')) ?? [];
-	return requests.filter((r) => r.method === 'GET' && r.path === '/scans').length;
+	return sandboxOf(ctx).listingReads();
 }
 
 async function upload(ctx, filename) {
-	const form = new FormData();
-	form.append('template_id', '1');
-	form.append(
-		'file',
-		new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
-		filename,
-	);
-	const res = await api(ctx, '/scans', { method: 'POST', body: form });
-	if (res.status !== 201) throw new Error(`upload ${filename}: HTTP ${res.status}`);
-	return res.body.id;
+	return sandboxOf(ctx).uploadPdf(filename);
 }
 
 async function finish(ctx, ids) {
