@@ -131,6 +131,64 @@ describe('a limit hit anyway: another client takes what was left between the che
 		expect(result.error?.description).toMatch(/Return Existing Scan/);
 	});
 
+	test('a 429 on the re-send after a lost answer closes the gate too: the item may have been uploaded, the next one is not sent', async () => {
+		sb.get().control.seedUploads({ count: 197 });
+		// The first upload is stored but its answer lost; another client then takes the last 2 slots.
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		sb.get().control.takeAfterUploads({ after: 1, slots: 2 });
+		const result = await run(
+			sb.env(),
+			uploadParams({ options: { concurrency: 1 } }),
+			pdfs(3),
+			true,
+		);
+		// doc-0 twice (stored, then 429), and nothing for doc-1 or doc-2.
+		expect(posts().map((r) => r.status)).toEqual([201, 429]);
+		const out = jsonOf(result);
+		expect(pairedOf(result)).toEqual([0, 1, 2]);
+		// doc-0 was stored: its item says the outcome is unknown and names the scan, never "not uploaded".
+		expect(out[0].error).toMatch(
+			/^Item 0: the upload of "doc-0.pdf" may or may not have been accepted/,
+		);
+		expect(out[0].notUploaded).toBeUndefined();
+		const stored = sb
+			.get()
+			.control.requests()
+			.find((r) => r.method === 'POST' && r.status === 201);
+		expect(stored).toBeDefined();
+		expect(out[0].description).toMatch(
+			/named "doc-0.pdf" created since the upload was sent: \d+\./,
+		);
+		for (const o of out.slice(1)) {
+			expect(o.notUploaded).toBe(true);
+			expect(o.reason).toBe('hourlyLimit');
+		}
+	});
+
+	test('the same without Continue On Fail: the node stops with that item\'s "may or may not" error, naming the scans it got', async () => {
+		sb.get().control.seedUploads({ count: 196 });
+		// doc-0 is uploaded; doc-1 is stored but its answer lost; another client takes the last 2 slots.
+		sb.get().control.addFault({
+			method: 'POST',
+			path: '^/scans$',
+			kind: 'dropAfterCommit',
+			after: 1,
+		});
+		sb.get().control.takeAfterUploads({ after: 2, slots: 2 });
+		const result = await run(sb.env(), uploadParams({ options: { concurrency: 1 } }), pdfs(3));
+		expect(posts().map((r) => r.status)).toEqual([201, 201, 429]);
+		expect(result.error?.message).toMatch(
+			/^Item 1: the upload of "doc-1.pdf" may or may not have been accepted/,
+		);
+		expect(result.error?.description).toMatch(
+			/named "doc-1.pdf" created since the upload was sent/,
+		);
+		const created = (result.error?.context?.createdScans ?? []) as IDataObject[];
+		expect(created.map((c) => c.fileName)).toEqual(['doc-0.pdf']);
+		expect(result.error?.description).toContain(`"doc-0.pdf" → scan ${String(created[0].scanId)}`);
+		expect(result.error?.context?.notUploaded).toBeUndefined();
+	});
+
 	test('402 with Continue On Fail: the created scans are output, the refused and the unsent items get "not uploaded" items', async () => {
 		sb.get().control.setCredits(10);
 		sb.get().control.takeAfterUploads({ after: 2, credits: 8 });

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { httpStatusOf } from '../../shared/transport';
+
 /** What the node knew when it had to look for the file's scan. */
 export type SearchReason = 'recovery' | 'existing' | 'fingerprint';
 
@@ -85,7 +87,7 @@ export function unknownOutcomeError(
 			: candidates.length === 0
 				? `No scan named "${file.fileName}" was created for template ${file.templateId} since the upload was sent, as far as the listing showed; check again with Scan → Get Many`
 				: `Scans of template ${file.templateId} named "${file.fileName}" created since the upload was sent: ${idList(candidates)}. Check whether one of them is this document`;
-	return new NodeOperationError(
+	const error = new NodeOperationError(
 		ctx.getNode(),
 		`Item ${file.itemIndex}: the upload of "${file.fileName}" may or may not have been accepted: ${text}`,
 		{
@@ -93,4 +95,15 @@ export function unknownOutcomeError(
 			description: `The service did not answer the upload, or refused it after an earlier attempt got no answer. ${found} before uploading again, so the document is not charged twice.`,
 		},
 	);
+	// A re-send refused for a limit: the batch's upload gate must close as for any other 429/402.
+	const status = httpStatusOf(cause);
+	if (status === 429 || status === 402) error.context.limitStatus = status;
+	return error;
+}
+
+/** The limit (429 or 402) that refused the re-send behind an unknown-outcome error, if any. */
+export function limitStatusOf(error: unknown): number | undefined {
+	if (!(error instanceof NodeOperationError)) return undefined;
+	const status = error.context.limitStatus;
+	return status === 429 || status === 402 ? status : undefined;
 }

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Hold, HoldReason, Plan } from './plan';
@@ -136,18 +136,13 @@ export function limitHitError(
 	status: number,
 	created: CreatedScan[],
 ): NodeOperationError {
-	const list = created.map(
-		(scan) => `"${scan.fileName}" → scan ${String(scan.scanId)} (item ${scan.itemIndex})`,
-	);
 	const when =
 		hold.retryAfter === undefined
 			? hold.reason === 'credit'
 				? 'Top up the account before uploading the rest.'
 				: ''
 			: `More uploads can succeed from ${iso(hold.retryAfter)} (service time).`;
-	const scans = created.length
-		? `Scans this execution already has, file name → scan ID: ${list.join('; ')}. Get them with Scan → Get by these IDs, or run the batch again with "If Already Uploaded" set to "Return Existing Scan" (no credit is used for a file the service already has).`
-		: 'This execution created no scan before it stopped.';
+	const scans = createdScansText(created);
 	const error = new NodeOperationError(
 		node,
 		`Item ${itemIndex}: the service refused the upload (HTTP ${status}: ${cause.message.replace(/ \(item \d+\)$/, '')}) after this execution got ${plural(created.length, 'scan')}; no further upload was sent`,
@@ -161,11 +156,38 @@ export function limitHitError(
 		notUploaded: true,
 		reason: hold.reason,
 		retryAfter: iso(hold.retryAfter),
-		createdScans: created.map((scan) => ({
-			itemIndex: scan.itemIndex,
-			fileName: scan.fileName,
-			scanId: scan.scanId as number,
-		})),
+		createdScans: createdScansContext(created),
 	});
+	return error;
+}
+
+/** The scans an execution got before it stopped, for an error's description. */
+function createdScansText(created: CreatedScan[]): string {
+	if (created.length === 0) return 'This execution created no scan before it stopped.';
+	const list = created.map(
+		(scan) => `"${scan.fileName}" → scan ${String(scan.scanId)} (item ${scan.itemIndex})`,
+	);
+	return `Scans this execution already has, file name → scan ID: ${list.join('; ')}. Get them with Scan → Get by these IDs, or run the batch again with "If Already Uploaded" set to "Return Existing Scan" (no credit is used for a file the service already has).`;
+}
+
+function createdScansContext(created: CreatedScan[]): IDataObject[] {
+	return created.map((scan) => ({
+		itemIndex: scan.itemIndex,
+		fileName: scan.fileName,
+		scanId: scan.scanId as number,
+	}));
+}
+
+/**
+ * The stop error when the limit refused a re-send after a lost answer: that item's own error
+ * (its outcome is unknown, and it names the scans it may have created), plus the scans the
+ * execution got, so nothing is reported as "not uploaded" that may have been.
+ */
+export function withCreatedScans(
+	error: NodeOperationError,
+	created: CreatedScan[],
+): NodeOperationError {
+	error.description = `${error.description ?? ''} ${createdScansText(created)}`.trim();
+	error.context.createdScans = createdScansContext(created);
 	return error;
 }

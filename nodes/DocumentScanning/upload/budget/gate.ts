@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { httpStatusOf } from '../../../shared/transport';
+import { limitStatusOf } from '../errors';
 import type { CreatedScan } from './errors';
-import { heldBackError, iso, limitHitError, stoppedError } from './errors';
+import { heldBackError, iso, limitHitError, stoppedError, withCreatedScans } from './errors';
 import type { Hold, Plan } from './plan';
 import { createdSince, UploadTokens } from './tokens';
 import { HOUR_MS, readHourWindow } from './window';
@@ -11,6 +12,8 @@ import { HOUR_MS, readHourWindow } from './window';
 interface Closed {
 	status: number;
 	cause: Error;
+	/** The refusal came on a re-send after a lost answer: the cause's item may have been uploaded. */
+	outcomeUnknown: boolean;
 	itemIndex: number;
 	/** When a retry can succeed: looked up once, after the gate closed. */
 	hold: Promise<Hold>;
@@ -82,12 +85,16 @@ export class UploadGate {
 	 * waited once for a short Retry-After). Returns the error to give the item.
 	 */
 	async onFailure(ctx: IExecuteFunctions, itemIndex: number, error: unknown): Promise<unknown> {
-		const status = httpStatusOf(error);
+		// The service's own refusal, or one of a re-send after a lost answer (the item's outcome is
+		// then unknown: it may have been uploaded, so it is not marked "not uploaded" below).
+		const refused = httpStatusOf(error);
+		const status = refused ?? limitStatusOf(error);
 		if (status !== 429 && status !== 402) return error;
 		if (!this.closed) {
 			this.closed = {
 				status,
 				cause: error as Error,
+				outcomeUnknown: refused === undefined,
 				itemIndex,
 				hold:
 					status === 402
@@ -97,6 +104,7 @@ export class UploadGate {
 		}
 		// This item was sent and refused (no credit used): its own error, marked "not uploaded".
 		if (
+			refused !== undefined &&
 			ctx.continueOnFail() &&
 			(error instanceof NodeApiError || error instanceof NodeOperationError)
 		) {
@@ -114,8 +122,9 @@ export class UploadGate {
 	async stopError(ctx: IExecuteFunctions, error: unknown): Promise<unknown> {
 		// Nothing was created: the service's own refusal says it all.
 		if (!this.closed || this.created.length === 0) return error;
-		const { status, cause, itemIndex, hold } = this.closed;
+		const { status, cause, itemIndex, hold, outcomeUnknown } = this.closed;
 		const created = [...this.created].sort((a, b) => a.itemIndex - b.itemIndex);
+		if (outcomeUnknown) return withCreatedScans(cause as NodeOperationError, created);
 		return limitHitError(ctx.getNode(), cause, itemIndex, await hold, status, created);
 	}
 
