@@ -15,6 +15,7 @@ import {
 	sentNameOf,
 	UPLOAD_ATTEMPTS,
 } from '../../nodes/DocumentScanning/upload/sendUpload';
+import { limitStatusOf } from '../../nodes/DocumentScanning/upload/errors';
 import { fakeApi } from './upload-fake';
 
 const pauses: number[] = [];
@@ -186,6 +187,21 @@ describe('the answer is lost', () => {
 		expect(pauses).toEqual([1000]);
 		expect(api.sent.map((s) => s.method)).toEqual(['POST', 'POST', 'GET']);
 		expect(e.message).toMatch(/may or may not have been accepted: /);
+	});
+
+	test('a limit (429, 402) that refuses the re-send is told to the upload gate; another refusal is not', async () => {
+		for (const [status, limit] of [
+			[429, 429],
+			[402, 402],
+			[400, undefined],
+			[500, undefined],
+		] as const) {
+			const api = fakeApi({ posts: ['lost', status, status] });
+			const e = await error(sendUpload.call(api.ctx, upload()));
+			expect(e.message).toMatch(/may or may not have been accepted: /);
+			expect(limitStatusOf(e)).toBe(limit);
+		}
+		expect(limitStatusOf(new Error('plain'))).toBeUndefined();
 	});
 
 	test('cancelled during the pause: no resend, the error says to check', async () => {
