@@ -1,11 +1,11 @@
 /**
  * A hand-made fake of n8n's request helper for the upload unit tests: POST /scans follows a
- * script (create, lose the answer, 409, 400, 500), GET /scans lists the fake's scans newest
+ * script (create, lose the answer, or an HTTP status: 409, 400, 402, 429, 500), GET /scans lists the fake's scans newest
  * first, 25 a page, with a `Date` header. Nothing else is faked.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-export type PostStep = 'create' | 'create-lost' | 'lost' | 409 | 400 | 500;
+export type PostStep = 'create' | 'create-lost' | 'lost' | 409 | 400 | 402 | 429 | 500;
 
 export interface FakeScan extends IDataObject {
 	id: number;
