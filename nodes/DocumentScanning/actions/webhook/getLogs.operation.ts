@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { positiveId } from '../params';
 import { toItems } from '../../execution/items';
 import { apiRequestList } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
-import { webhookIdProperty } from './shared';
+import { webhookIdOf, webhookIdProperty } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty, optionsCollection()];
 
@@ -17,12 +16,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const webhookId = positiveId(
-		this,
-		this.getNodeParameter('webhookId', itemIndex, ''),
-		itemIndex,
-		'Webhook ID',
-	);
+	const webhookId = webhookIdOf(this, itemIndex);
 	const logs = await apiRequestList.call(this, {
 		method: 'GET',
 		path: `/webhooks/${webhookId}/logs`,

@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { positiveId } from '../params';
 
 export const webhookIdProperty: INodeProperties = {
 	displayName: 'Webhook ID',
@@ -9,3 +11,8 @@ export const webhookIdProperty: INodeProperties = {
 	placeholder: 'e.g. 7',
 	description: 'ID of the webhook, as output by Webhook → Create or Webhook → Get Many',
 };
+
+/** The item's Webhook ID, checked locally (a positive whole number) before any request. */
+export function webhookIdOf(ctx: IExecuteFunctions, itemIndex: number): number {
+	return positiveId(ctx, ctx.getNodeParameter('webhookId', itemIndex, ''), itemIndex, 'Webhook ID');
+}
