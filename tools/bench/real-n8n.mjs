@@ -70,6 +70,54 @@ const trigger = {
 	parameters: {},
 };
 
+const credentials = { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
+
+/** This package's Scan → Upload of each item's `data`, Concurrency at a time. */
+function scanUploadNode({ id, name, concurrency, wait }) {
+	return {
+		id,
+		name,
+		type: 'n8n-nodes-document-scanning.documentScanning',
+		typeVersion: 1,
+		position: [400, 0],
+		credentials,
+		parameters: {
+			resource: 'scan',
+			operation: 'upload',
+			templateId: { __rl: true, mode: 'id', value: '1' },
+			binaryPropertyName: 'data',
+			waitForCompletion: wait,
+			options: { concurrency },
+		},
+	};
+}
+
+/** n8n's HTTP Request node posting each item's `data` to POST /scans (the do-it-yourself path). */
+function httpUploadNode(baseUrl, headers, options) {
+	return {
+		id: 'upload',
+		name: 'Upload',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [400, 0],
+		parameters: {
+			method: 'POST',
+			url: `${baseUrl}/scans`,
+			sendHeaders: true,
+			headerParameters: headers,
+			sendBody: true,
+			contentType: 'multipart-form-data',
+			bodyParameters: {
+				parameters: [
+					{ name: 'template_id', value: '1' },
+					{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
+				],
+			},
+			options,
+		},
+	};
+}
+
 function nodeWorkflow(id, scenario) {
 	return {
 		id,
@@ -79,22 +127,7 @@ function nodeWorkflow(id, scenario) {
 		nodes: [
 			trigger,
 			codeNode(scenario.uploads),
-			{
-				id: 'scan',
-				name: 'Scan',
-				type: 'n8n-nodes-document-scanning.documentScanning',
-				typeVersion: 1,
-				position: [400, 0],
-				credentials: { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
-				parameters: {
-					resource: 'scan',
-					operation: 'upload',
-					templateId: { __rl: true, mode: 'id', value: '1' },
-					binaryPropertyName: 'data',
-					waitForCompletion: true,
-					options: { concurrency: scenario.concurrency },
-				},
-			},
+			scanUploadNode({ id: 'scan', name: 'Scan', concurrency: scenario.concurrency, wait: true }),
 		],
 		connections: {
 			Start: { main: [[{ node: 'Make PDFs', type: 'main', index: 0 }]] },
@@ -118,28 +151,7 @@ function diyWorkflow(id, scenario, baseUrl) {
 		nodes: [
 			trigger,
 			codeNode(scenario.uploads),
-			{
-				id: 'upload',
-				name: 'Upload',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [400, 0],
-				parameters: {
-					method: 'POST',
-					url: `${baseUrl}/scans`,
-					sendHeaders: true,
-					headerParameters: headers,
-					sendBody: true,
-					contentType: 'multipart-form-data',
-					bodyParameters: {
-						parameters: [
-							{ name: 'template_id', value: '1' },
-							{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
-						],
-					},
-					options: {},
-				},
-			},
+			httpUploadNode(baseUrl, headers, {}),
 			{
 				id: 'wait',
 				name: 'Wait',
@@ -172,8 +184,6 @@ function diyWorkflow(id, scenario, baseUrl) {
 		},
 	};
 }
-
-const credentials = { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
 
 function returnAllWorkflow(id) {
 	return {
@@ -237,46 +247,17 @@ function memoryWorkflow(id, scenario, baseUrl, dir) {
 	};
 	const upload =
 		scenario.kind === 'memNode'
-			? {
+			? scanUploadNode({
 					id: 'upload',
 					name: 'Upload',
-					type: 'n8n-nodes-document-scanning.documentScanning',
-					typeVersion: 1,
-					position: [400, 0],
-					credentials,
-					parameters: {
-						resource: 'scan',
-						operation: 'upload',
-						templateId: { __rl: true, mode: 'id', value: '1' },
-						binaryPropertyName: 'data',
-						waitForCompletion: false,
-						options: { concurrency: scenario.concurrency },
-					},
-				}
-			: {
-					id: 'upload',
-					name: 'Upload',
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.2,
-					position: [400, 0],
-					parameters: {
-						method: 'POST',
-						url: `${baseUrl}/scans`,
-						sendHeaders: true,
-						headerParameters: {
-							parameters: [{ name: 'Authorization', value: `Bearer ${SANDBOX_KEY}` }],
-						},
-						sendBody: true,
-						contentType: 'multipart-form-data',
-						bodyParameters: {
-							parameters: [
-								{ name: 'template_id', value: '1' },
-								{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
-							],
-						},
-						options: { batching: { batch: { batchSize: scenario.concurrency, batchInterval: 0 } } },
-					},
-				};
+					concurrency: scenario.concurrency,
+					wait: false,
+				})
+			: httpUploadNode(
+					baseUrl,
+					{ parameters: [{ name: 'Authorization', value: `Bearer ${SANDBOX_KEY}` }] },
+					{ batching: { batch: { batchSize: scenario.concurrency, batchInterval: 0 } } },
+				);
 	return {
 		id,
 		name: `bench memory ${scenario.kind} ${id}`,
