@@ -15,6 +15,12 @@ const listings = () =>
 		.control.requests()
 		.filter((r) => r.method === 'GET' && r.path === '/scans');
 const pagesRequested = () => listings().map((r) => Number(r.query.page));
+/** Page 1 is answered at once, the next 20 listing requests after 300 ms each. */
+const slowAfterFirstPage = () => {
+	const fault = { method: 'GET', path: '^/scans$', kind: 'latency' } as const;
+	sb.get().control.addFault({ ...fault, latencyMs: 0, times: 1 });
+	sb.get().control.addFault({ ...fault, latencyMs: 300, times: 20 });
+};
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
 	const end = Date.now() + timeoutMs;
@@ -48,20 +54,7 @@ for (const envelope of ['data', 'bare'] as const) {
 		test('pages are read side by side', async () => {
 			sb.get().control.seedScans({ count: 200 });
 			// Every page after the first answers after 300 ms: read one after another they could not overlap.
-			sb.get().control.addFault({
-				method: 'GET',
-				path: '^/scans$',
-				kind: 'latency',
-				latencyMs: 0,
-				times: 1,
-			});
-			sb.get().control.addFault({
-				method: 'GET',
-				path: '^/scans$',
-				kind: 'latency',
-				latencyMs: 300,
-				times: 20,
-			});
+			slowAfterFirstPage();
 			const pending = run(sb.env(), getAll());
 			await until(() => listings().length >= 4);
 			const inFlight = listings().filter((r) => r.query.page !== '1').length;
@@ -71,20 +64,7 @@ for (const envelope of ['data', 'bare'] as const) {
 
 		test('a scan added while the listing is read shifts the pages but is not output twice', async () => {
 			const ids = sb.get().control.seedScans({ count: 60 });
-			sb.get().control.addFault({
-				method: 'GET',
-				path: '^/scans$',
-				kind: 'latency',
-				latencyMs: 0,
-				times: 1,
-			});
-			sb.get().control.addFault({
-				method: 'GET',
-				path: '^/scans$',
-				kind: 'latency',
-				latencyMs: 300,
-				times: 20,
-			});
+			slowAfterFirstPage();
 			const pending = run(sb.env(), getAll());
 			// Page 1 was answered; the later pages are computed after the new scan exists.
 			await until(() => listings().some((r) => r.query.page === '2'));
