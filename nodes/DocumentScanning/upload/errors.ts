@@ -165,15 +165,16 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 export function tooManyPagesError(
 	ctx: IExecuteFunctions,
 	request: ListingRequest,
+	maxPages = LISTING_MAX_PAGES,
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Item ${request.itemIndex}: template ${request.templateId} has more than ${LISTING_MAX_PAGES} pages of scans (${
-			LISTING_MAX_PAGES * PAGE_SIZE
+		`Item ${request.itemIndex}: template ${request.templateId} has more than ${maxPages} pages of scans (${
+			maxPages * PAGE_SIZE
 		}); the node stopped looking for the scan of "${request.fileName}"`,
 		{
 			itemIndex: request.itemIndex,
-			description: `The service said this file was already uploaded with template ${request.templateId}, so no credit was used. The node reads the template's scans to find the one that holds the file, and stops after ${LISTING_MAX_PAGES} pages so that a listing that never ends cannot run forever. Find the scan with Scan → Get Many (Filters: template), or upload to a template with fewer scans.`,
+			description: `The service said this file was already uploaded with template ${request.templateId}, so no credit was used. The node reads the template's scans to find the one that holds the file, and stops after ${maxPages} pages so that a listing that never ends cannot run forever. Find the scan with Scan → Get Many (Filters: template), or upload to a template with fewer scans.`,
 		},
 	);
 }
@@ -185,6 +186,20 @@ export function restlessError(ctx: IExecuteFunctions, request: ListingRequest): 
 		{
 			itemIndex: request.itemIndex,
 			description: `${MAX_REPEATS + 1} pages in a row held only scans already read: more scans were being added than could be paged through. Run the workflow again when fewer documents are being uploaded.`,
+		},
+	);
+}
+
+export function pageIgnoredError(
+	ctx: IExecuteFunctions,
+	request: ListingRequest,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Item ${request.itemIndex}: the service answered page 2 of template ${request.templateId}'s scans with page 1 again, so the node could not look for the scan of "${request.fileName}" beyond the newest 25`,
+		{
+			itemIndex: request.itemIndex,
+			description: `The service said this file was already uploaded with template ${request.templateId}, so no credit was used. Either the template has exactly 25 scans, or the service ignores the page parameter; the two look the same, so the node does not take the file's scan as missing. Find it with Scan → Get Many (Filters: template).`,
 		},
 	);
 }

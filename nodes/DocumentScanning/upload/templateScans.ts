@@ -12,7 +12,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { restlessError, tooManyPagesError } from './errors';
+import { pageIgnoredError, restlessError, tooManyPagesError } from './errors';
 import { normalizedFileName } from './fileNames';
 import { fingerprintIn } from './fingerprint';
 import type { ListingRequest, ScanPage } from './scanPages';
@@ -62,10 +62,16 @@ export class TemplateScans {
 	/** The scans the read from the top has seen (others may be known from elsewhere). */
 	private readonly readIds = new Set<string>();
 	private reading?: Promise<void>;
+	/** The server answered page 2 with page 1: what lies beyond page 1 cannot be read. */
+	private onlyFirstPage = false;
 	/** Requests this index sent (for the benchmarks and tests). */
 	requests = 0;
 
-	constructor(readonly templateId: number) {}
+	constructor(
+		readonly templateId: number,
+		/** Pages read at most (the guard against a listing that never ends). */
+		private readonly maxPages = LISTING_MAX_PAGES,
+	) {}
 
 	/**
 	 * Adds scans to what is known. From a listing of other templates too (the hour's listing of
@@ -121,6 +127,8 @@ export class TemplateScans {
 	): Promise<IDataObject[]> {
 		while (this.proven(fingerprint).length === 0 && !this.ended) await this.readNext(ctx, request);
 		if (this.proven(fingerprint).length === 0) await this.coverUntil(ctx, needed, request);
+		if (this.proven(fingerprint).length === 0 && this.onlyFirstPage)
+			throw pageIgnoredError(ctx, request);
 		return this.proven(fingerprint);
 	}
 
@@ -147,7 +155,7 @@ export class TemplateScans {
 	}
 
 	private async readPage(ctx: IExecuteFunctions, request: ListingRequest): Promise<void> {
-		if (this.nextPage > LISTING_MAX_PAGES) throw tooManyPagesError(ctx, request);
+		if (this.nextPage > this.maxPages) throw tooManyPagesError(ctx, request, this.maxPages);
 		const pageNumber = this.nextPage;
 		const sentAt = Date.now();
 		const page = await this.fetch(ctx, pageNumber, request);
@@ -165,8 +173,21 @@ export class TemplateScans {
 			return;
 		}
 		if (fresh.length === 0 && pageNumber > 1) {
-			// Only scans already read: pushed down by new ones, or the server serves the same page.
-			if (samePage(page.items, this.lastPage) && !(await this.topMoved(ctx, request))) {
+			// Only scans already read: pushed down by new ones, a page past the end served as the
+			// last page again, or a server that ignores `page` and serves page 1.
+			const top = await this.fetch(ctx, 1, request);
+			if (samePage(page.items, top.items)) {
+				// Page 1 again: nothing beyond it can be read (or it is the one full page: the two
+				// look the same), so nothing beyond it is taken as known.
+				this.ended = true;
+				this.onlyFirstPage = true;
+				return;
+			}
+			const moved = top.items.some((scan) => {
+				const key = idKey(scan);
+				return key !== undefined && !this.readIds.has(key);
+			});
+			if (samePage(page.items, this.lastPage) && !moved) {
 				this.ended = true;
 				return;
 			}
@@ -176,15 +197,6 @@ export class TemplateScans {
 		}
 		this.lastPage = page.items;
 		this.nextPage = pageNumber + 1;
-	}
-
-	/** Whether page 1, read again now, shows a scan the read from the top has not seen (the listing moved). */
-	private async topMoved(ctx: IExecuteFunctions, request: ListingRequest): Promise<boolean> {
-		const top = await this.fetch(ctx, 1, request);
-		return top.items.some((scan) => {
-			const key = idKey(scan);
-			return key !== undefined && !this.readIds.has(key);
-		});
 	}
 
 	private async fetch(
@@ -241,7 +253,7 @@ export class TemplateScans {
 		const seen = new Set<string>();
 		let threshold = -Infinity;
 		for (let pageNumber = 1; ; pageNumber++) {
-			if (pageNumber > LISTING_MAX_PAGES) throw tooManyPagesError(ctx, request);
+			if (pageNumber > this.maxPages) throw tooManyPagesError(ctx, request, this.maxPages);
 			const sentAt = Date.now();
 			const page = await this.fetch(ctx, pageNumber, request);
 			if (pageNumber === 1)
