@@ -9,7 +9,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../shared/transport';
+import { apiRequest, PAGE_SIZE } from '../../shared/transport';
 import type { NotCounted } from './budget/errors';
 import { batchTooLargeError } from './budget/errors';
 import { LimitsGate } from './budget/gate';
@@ -18,6 +18,9 @@ import { planBudget } from './budget/plan';
 import { readHourWindow, SERVICE_HOURLY_LIMIT } from './budget/window';
 import type { PreparedUpload } from './prepare';
 import type { TemplateIndexes } from './templateScans';
+
+/** Pages the proof read goes on after the pages the batch's documents fill (see below). */
+const PROOF_EXTRA_PAGES = 2;
 
 export interface Precheck {
 	gate: LimitsGate;
@@ -76,7 +79,11 @@ export async function checkBeforeUploads(
 	};
 
 	let current = plan();
-	// Not enough for the new ones: the documents the hour's scans did not prove may be older scans.
+	// Not enough for the new ones: the documents the hour's scans did not prove may be older
+	// scans, most likely near the top (made by the runs just before). Each template's listing is
+	// read from the top while the batch does not fit, for as many pages as its documents fill
+	// and two more, and one more for every page that proved a document; a document not proven
+	// then counts as new (its upload is answered 409 if it is not: no credit either way).
 	for (const templateId of templates) {
 		if (current.fits >= current.documents) break;
 		const unproven = leads.filter(
@@ -86,13 +93,19 @@ export async function checkBeforeUploads(
 				!known.has(upload.itemIndex),
 		);
 		if (unproven.length === 0) continue;
+		let pages = 0;
+		let budget = Math.ceil(unproven.length / PAGE_SIZE) + PROOF_EXTRA_PAGES;
+		let proven = known.size;
 		await indexes.of(templateId).readUntil(
 			ctx,
 			() => {
 				current = plan();
+				if (known.size > proven) budget++;
+				proven = known.size;
 				return (
 					current.fits >= current.documents ||
-					unproven.every((upload) => known.has(upload.itemIndex))
+					unproven.every((upload) => known.has(upload.itemIndex)) ||
+					pages++ >= budget
 				);
 			},
 			{ templateId, itemIndex: unproven[0].itemIndex, fileName: unproven[0].file.fileName },

@@ -100,3 +100,21 @@ export function nameKeys(stored: unknown): string[] {
 	);
 	return [...keys].filter((key) => key !== '');
 }
+
+/**
+ * Allowance (ms) between the local clock and the server's: the `Date` header and
+ * `created_at` both have whole seconds, so the estimate of the server's clock can be up to
+ * a second early; one more second of margin.
+ */
+export const CLOCK_ALLOWANCE_MS = 2000;
+
+export function push(map: Map<string, IDataObject[]>, key: string, scan: IDataObject) {
+	const list = map.get(key);
+	if (list) list.push(scan);
+	else map.set(key, [scan]);
+}
+
+export function createdAtMs(scan: IDataObject): number | undefined {
+	const value = typeof scan.created_at === 'string' ? Date.parse(scan.created_at) : NaN;
+	return Number.isFinite(value) ? value : undefined;
+}

@@ -184,14 +184,7 @@ export class UploadSession {
 	private async uploadOnce(ctx: IExecuteFunctions, upload: PreparedUpload): Promise<UploadOutcome> {
 		const known = this.known.get(upload.itemIndex);
 		if (known) return { kind: 'existing', scan: known };
-		try {
-			await this.gate.enter(ctx, upload.itemIndex);
-		} catch (error) {
-			// Not sent for a limit: a file the service already has needs no upload.
-			const existing = await this.existingInstead(ctx, upload);
-			if (existing && !(existing instanceof Error)) return existing;
-			throw asNodeError(ctx, error);
-		}
+		await this.gate.enter(ctx, upload.itemIndex);
 		let charged: boolean | undefined;
 		try {
 			const outcome = await this.send(ctx, upload);

@@ -17,35 +17,20 @@ import { normalizedFileName } from './fileNames';
 import { fingerprintIn } from './fingerprint';
 import type { ListingRequest, ScanPage } from './scanPages';
 import {
+	CLOCK_ALLOWANCE_MS,
+	createdAtMs,
 	holdsFiles,
 	idKey,
 	LISTING_MAX_PAGES,
 	MAX_REPEATS,
 	nameKeys,
+	push,
 	readScanPage,
 	samePage,
 } from './scanPages';
 
 export type { ListingRequest } from './scanPages';
 export { holdsFiles } from './scanPages';
-
-/**
- * Allowance (ms) between the local clock and the server's: the `Date` header and
- * `created_at` both have whole seconds, so the estimate of the server's clock can be up to
- * a second early; one more second of margin.
- */
-export const CLOCK_ALLOWANCE_MS = 2000;
-
-function push(map: Map<string, IDataObject[]>, key: string, scan: IDataObject) {
-	const list = map.get(key);
-	if (list) list.push(scan);
-	else map.set(key, [scan]);
-}
-
-function createdAtMs(scan: IDataObject): number | undefined {
-	const value = typeof scan.created_at === 'string' ? Date.parse(scan.created_at) : NaN;
-	return Number.isFinite(value) ? value : undefined;
-}
 
 export class TemplateScans {
 	private readonly byFingerprint = new Map<string, IDataObject[]>();
