@@ -38,6 +38,12 @@ export interface SandboxOptions {
 	errorsShape?: ErrorsShape;
 	/** How an uploaded file's name is stored: 'basename' (default: folder part removed, as Laravel's client name) or 'asSent'. */
 	storedFilename?: 'asSent' | 'basename';
+	/**
+	 * The spec does not say whether a file the account already has for the template is refused
+	 * with 409 before the limits are checked or after them: 'afterLimits' (default) answers 429 /
+	 * 402 first, 'beforeLimits' answers 409 first.
+	 */
+	duplicateCheck?: 'afterLimits' | 'beforeLimits';
 	/** Allow http:// and loopback/private webhook hosts. Default false. */
 	allowInsecureWebhookUrls?: boolean;
 	/** Delay of each processing step (uploaded -> processing -> terminal). Default 1000. */
@@ -64,6 +70,7 @@ export const LIVE_OPTION_KEYS = [
 	'activeFlag',
 	'errorsShape',
 	'storedFilename',
+	'duplicateCheck',
 	'allowInsecureWebhookUrls',
 	'processingDelayMs',
 	'latencyMs',

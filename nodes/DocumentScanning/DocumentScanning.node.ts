@@ -19,7 +19,9 @@ export class DocumentScanning implements INodeType {
 		name: 'documentScanning',
 		icon: { light: 'file:documentScanning.svg', dark: 'file:documentScanning.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: uploads carry the content fingerprint in their stored name by default.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description: 'Extract structured data from invoices, delivery notes and other documents',
 		defaults: { name: 'Document Scanning' },

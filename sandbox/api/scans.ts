@@ -89,7 +89,10 @@ function storedFilename(sent: string, mode: 'asSent' | 'basename'): string {
 		: sent;
 }
 
-/** Check order: 422 validation, 404 template, 429 rate limit, 402 credit, 409 duplicate. */
+/**
+ * Check order: 422 validation, 404 template, 429 rate limit, 402 credit, 409 duplicate; with the
+ * option duplicateCheck 'beforeLimits', the 409 comes before the 429 and the 402.
+ */
 export const uploadScan: Handler = async (ctx) => {
 	const { core, account } = ctx;
 	const body = await readUpload(ctx);
@@ -103,20 +106,28 @@ export const uploadScan: Handler = async (ctx) => {
 	const template = core.store.usableTemplate(account.id, templateId);
 	if (!template) return errorResponse(404, `Template ${templateId} not found.`);
 
+	const contentSha256 = createHash('sha256').update(file.data).digest('hex');
+	const duplicate = () => {
+		const earlier = core.store.findDuplicate(account.id, template.id, contentSha256);
+		return earlier
+			? errorResponse(
+					409,
+					`This file was already uploaded with template ${template.id} (scan ${earlier.id}).`,
+				)
+			: undefined;
+	};
+	const duplicateFirst = core.options.duplicateCheck === 'beforeLimits';
+	const early = duplicateFirst ? duplicate() : undefined;
+	if (early) return early;
+
 	const limited = rateLimited(ctx);
 	if (limited) return limited;
 
 	if (core.store.remainingScans(account) <= 0)
 		return errorResponse(402, 'Not enough scan credit: 0 scans remaining.');
 
-	const contentSha256 = createHash('sha256').update(file.data).digest('hex');
-	const duplicate = core.store.findDuplicate(account.id, template.id, contentSha256);
-	if (duplicate) {
-		return errorResponse(
-			409,
-			`This file was already uploaded with template ${template.id} (scan ${duplicate.id}).`,
-		);
-	}
+	const late = duplicateFirst ? undefined : duplicate();
+	if (late) return late;
 
 	const scan = core.store.createUploadedScan({
 		account,

@@ -8,6 +8,8 @@ export interface ResolvedOptions {
 	errorsShape: 'map' | 'list';
 	/** How the service stores an uploaded file's name: without any folder part (default), or as sent. */
 	storedFilename: 'asSent' | 'basename';
+	/** Whether an upload of a file the account already has for the template gets its 409 before the limits (429, 402) or after them (default). */
+	duplicateCheck: 'afterLimits' | 'beforeLimits';
 	allowInsecureWebhookUrls: boolean;
 	processingDelayMs: number;
 	latencyMs: number;
@@ -26,6 +28,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	activeFlag: 'is_active',
 	errorsShape: 'map',
 	storedFilename: 'basename',
+	duplicateCheck: 'afterLimits',
 	allowInsecureWebhookUrls: false,
 	processingDelayMs: 1000,
 	latencyMs: 0,
@@ -89,6 +92,9 @@ export function mergeOptions(
 				break;
 			case 'storedFilename':
 				next.storedFilename = oneOf(key, value, ['asSent', 'basename']);
+				break;
+			case 'duplicateCheck':
+				next.duplicateCheck = oneOf(key, value, ['afterLimits', 'beforeLimits']);
 				break;
 			case 'allowInsecureWebhookUrls':
 			case 'retryAfter':

@@ -109,6 +109,7 @@ describe('the examples run against the sandbox', () => {
 		const pdf = (n: number) => Buffer.from(`%PDF-1.7\n% example invoice ${n}\n%%EOF\n`);
 		const { output, error } = await runNode({
 			parameters: node.parameters,
+			typeVersion: node.typeVersion,
 			items: [binaryItem(pdf(1), 'invoice-1.pdf', 'application/pdf'), binaryItem(pdf(2), 'invoice-2.pdf', 'application/pdf')],
 			env: env(),
 		});
@@ -123,6 +124,7 @@ describe('the examples run against the sandbox', () => {
 		const files = sampleInvoices();
 		const { output, error } = await runNode({
 			parameters: node.parameters,
+			typeVersion: node.typeVersion,
 			items: files.map(({ file, pdf }) => binaryItem(pdf, file, 'application/pdf')),
 			env: env(),
 		});
@@ -166,7 +168,7 @@ describe('the examples run against the sandbox', () => {
 		sandbox.control.reset();
 		sandbox.control.seedUploads({ count: 198 });
 		const pdf = (n: number) => binaryItem(Buffer.from(`%PDF-1.7\n% hourly batch ${n}\n%%EOF\n`), `inbox-${n}.pdf`, 'application/pdf');
-		const { output, error } = await runNode({ parameters: node.parameters, items: [0, 1, 2, 3].map(pdf), env: env(), continueOnFail: true });
+		const { output, error } = await runNode({ parameters: node.parameters, typeVersion: node.typeVersion, items: [0, 1, 2, 3].map(pdf), env: env(), continueOnFail: true });
 		expect(error).toBeUndefined();
 		// The IF node "Not uploaded?" tests `$json.id === undefined`.
 		expect(output.map((item) => (item.json.id === undefined ? 'deferred' : 'scan'))).toEqual(['scan', 'scan', 'deferred', 'deferred']);

@@ -13,7 +13,7 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { IBinaryData } from 'n8n-workflow';
 
-import { jsonOf, rl, run, uploadParams, useSandbox } from './helpers';
+import { jsonOf, LATEST, rl, run, uploadParams, useSandbox } from './helpers';
 import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
@@ -116,8 +116,29 @@ test('a stored file streams to the service: identical bytes and name, never read
 	expect(scan?.contentSha256).toBe(sha256(content));
 	expect(scan?.filename).toBe('Rechnung März %223%22.pdf');
 	expect(store.buffers).not.toHaveBeenCalled();
-	// The local check reads the head, the digest reads the file once, the upload once.
-	expect(store.streams).toHaveBeenCalledTimes(3);
+	// Nothing needs the hash before sending (exact name, one document): the check reads the
+	// first bytes, the upload the file.
+	expect(store.streams).toHaveBeenCalledTimes(2);
+});
+
+test('with the content fingerprint the file is read twice: once for its SHA-256, once to send it', async () => {
+	const content = largePdf(2 * 1024 * 1024 + 5);
+	const binary = await stored(content, 'fingerprinted.pdf', 'application/pdf');
+	const store = watchStore();
+	const result = await run(
+		sb.env(),
+		uploadParams(),
+		[{ json: {}, binary: { data: binary } }],
+		false,
+		LATEST,
+	);
+	expect(result.error).toBeUndefined();
+	const digest = sha256(content);
+	const scan = sb.get().control.getScan(Number(jsonOf(result)[0].id));
+	expect(scan?.filename).toBe(`fingerprinted.ds-${digest.slice(0, 12)}.pdf`);
+	expect(scan?.contentSha256).toBe(digest);
+	expect(store.buffers).not.toHaveBeenCalled();
+	expect(store.streams).toHaveBeenCalledTimes(2);
 });
 
 test('a re-send after a 500 before the store opens the stream again and sends the whole file', async () => {
@@ -128,7 +149,8 @@ test('a re-send after a 500 before the store opens the stream again and sends th
 	const result = await run(sb.env(), uploadParams(), [{ json: {}, binary: { data: binary } }]);
 	expect(result.error).toBeUndefined();
 	expect(uploadPosts().map((r) => r.status)).toEqual([500, 201]);
-	expect(store.streams).toHaveBeenCalledTimes(2 + 2);
+	// The check's first bytes, then one read per attempt.
+	expect(store.streams).toHaveBeenCalledTimes(1 + 2);
 	expect(sb.get().control.getScan(Number(jsonOf(result)[0].id))?.contentSha256).toBe(
 		sha256(content),
 	);
@@ -140,13 +162,20 @@ test('a re-send after an answer lost behind a created scan opens the stream agai
 	const binary = await stored(content, 'lost-answer.pdf', 'application/pdf');
 	sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 	const store = watchStore();
-	const result = await run(sb.env(), uploadParams(), [{ json: {}, binary: { data: binary } }]);
+	const result = await run(
+		sb.env(),
+		uploadParams(),
+		[{ json: {}, binary: { data: binary } }],
+		false,
+		LATEST,
+	);
 	expect(result.error).toBeUndefined();
 	// The first POST created the scan (its answer was dropped); the re-send got the 409.
 	expect(uploadPosts().map((r) => r.status)).toEqual([201, 409]);
-	expect(store.streams).toHaveBeenCalledTimes(2 + 2);
+	// The SHA-256 for the fingerprint, then one read per attempt.
+	expect(store.streams).toHaveBeenCalledTimes(1 + 2);
 	const scan = sb.get().control.getScan(Number(jsonOf(result)[0].id));
-	expect(scan?.filename).toBe('lost-answer.pdf');
+	expect(scan?.filename).toBe(`lost-answer.ds-${sha256(content).slice(0, 12)}.pdf`);
 	expect(scan?.contentSha256).toBe(sha256(content));
 	expect(sb.get().control.account().used_scans).toBe(1);
 });
@@ -166,5 +195,6 @@ test("the streamed SHA-256 is the bytes' hash: the same bytes in memory and on d
 	const [first, second] = jsonOf(result);
 	expect(second.id).toBe(first.id);
 	expect(sb.get().control.getScan(Number(first.id))?.contentSha256).toBe(sha256(content));
-	expect(uploadPosts().map((r) => r.status)).toEqual([201, 409]);
+	// The second item's file is the first's: it is not sent again.
+	expect(uploadPosts().map((r) => r.status)).toEqual([201]);
 });

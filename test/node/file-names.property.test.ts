@@ -7,7 +7,7 @@ import fc from 'fast-check';
 
 import { runs } from '../support/property-runs';
 
-import { sameFileName } from '../../nodes/DocumentScanning/upload';
+import { sameFileName } from '../../nodes/DocumentScanning/upload/fileNames';
 
 const RUNS = runs(170507, 500);
 

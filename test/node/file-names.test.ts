@@ -1,5 +1,5 @@
 /** Unit test of the file-name comparison used to find an upload's scan (no requests). */
-import { normalizedFileName, sameFileName } from '../../nodes/DocumentScanning/upload';
+import { normalizedFileName, sameFileName } from '../../nodes/DocumentScanning/upload/fileNames';
 
 describe('sameFileName: the name as the service may have stored it', () => {
 	test.each([

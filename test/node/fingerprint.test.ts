@@ -15,7 +15,8 @@ import {
 	withFingerprint,
 	withoutFingerprint,
 } from '../../nodes/DocumentScanning/upload/fingerprint';
-import { emptyListing, indexScans, nameKey } from '../../nodes/DocumentScanning/upload/scanListing';
+import { normalizedFileName } from '../../nodes/DocumentScanning/upload/fileNames';
+import { TemplateScans } from '../../nodes/DocumentScanning/upload/templateScans';
 
 const RUNS = { seed: 20261124, numRuns: 500 };
 
@@ -165,9 +166,9 @@ describe("the listing's indexes", () => {
 	test('by fingerprint: exactly the scans whose stored name carries it, each ID once, newest first', () => {
 		fc.assert(
 			fc.property(scanList, fc.array(scanList, { maxLength: 3 }), (first, later) => {
-				const listing = emptyListing(1);
-				indexScans(listing, first);
-				for (const page of later) indexScans(listing, page);
+				const listing = new TemplateScans(1);
+				listing.add(first, true);
+				for (const page of later) listing.add(page, true);
 				const seen = new Map<number, (typeof first)[number]>();
 				for (const scan of [...first, ...later.flat()])
 					if (!seen.has(scan.id)) seen.set(scan.id, scan);
@@ -177,22 +178,29 @@ describe("the listing's indexes", () => {
 					if (fingerprint !== undefined)
 						expected.set(fingerprint, [...(expected.get(fingerprint) ?? []), scan.id]);
 				}
-				expect(listing.byFingerprint.size).toBe(expected.size);
 				for (const [fingerprint, ids] of expected) {
-					expect(listing.byFingerprint.get(fingerprint)?.map((scan) => scan.id)).toEqual(
+					expect(listing.proven(fingerprint).map((scan) => scan.id)).toEqual(
 						ids.sort((a, b) => b - a),
 					);
 				}
+				// Nothing else carries a fingerprint.
+				for (const scan of seen.values())
+					if (fingerprintIn(scan.filename) === undefined)
+						expect(
+							[...expected.keys()].some((fingerprint) =>
+								listing.proven(fingerprint).includes(scan as never),
+							),
+						).toBe(false);
 			}),
 			RUNS,
 		);
 	});
 
-	test('by name: every scan the name comparison accepts is found under the sent name (fingerprint aside)', () => {
+	test("by name: every stored form the name comparison accepts is found under the user's name", () => {
 		fc.assert(
 			fc.property(oddName, sha, fc.integer({ min: 0, max: 4 }), (name, digest, form) => {
-				fc.pre(nameKey(name) !== '');
-				const sent = withFingerprint(name, digest);
+				fc.pre(normalizedFileName(name) !== '' && fingerprintIn(name) === undefined);
+				const sent = name;
 				const variants = [
 					sent,
 					`dir/${sent}`,
@@ -202,10 +210,13 @@ describe("the listing's indexes", () => {
 				];
 				const storedName = variants[form];
 				fc.pre(sameFileName(storedName, sent));
-				const listing = emptyListing(1);
-				indexScans(listing, [{ id: 7, filename: storedName }]);
-				expect(listing.byName.get(nameKey(name))?.map((scan) => scan.id)).toEqual([7]);
-				expect(withoutFingerprint(sent)).toBe(nameKey(name).trim());
+				fc.pre(fingerprintIn(storedName) === undefined);
+				const listing = new TemplateScans(1);
+				listing.add([{ id: 7, filename: storedName }], true);
+				expect(listing.sameNameWithoutProof(name).map((scan) => scan.id)).toEqual([7]);
+				expect(withoutFingerprint(withFingerprint(name, digest))).toBe(
+					normalizedFileName(name).trim(),
+				);
 			}),
 			RUNS,
 		);

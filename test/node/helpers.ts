@@ -68,6 +68,9 @@ export function uploadParams(extra: Record<string, unknown> = {}): Record<string
 	};
 }
 
+/** The node version new workflows get: uploads carry the content fingerprint by default. */
+export const LATEST = 1.1;
+
 /** Fast wait settings for tests. */
 export const FAST_WAIT: IDataObject = { pollInterval: 0.02, maxPollInterval: 0.1, waitTimeout: 10 };
 
@@ -76,12 +79,14 @@ export async function run(
 	parameters: Record<string, unknown>,
 	items?: Array<INodeExecutionData | { json: IDataObject }>,
 	continueOnFail = false,
+	typeVersion?: number,
 ): Promise<RunResult> {
 	return await runNode({
 		parameters: parameters as INodeParameters,
 		items: items as INodeExecutionData[] | undefined,
 		env,
 		continueOnFail,
+		typeVersion,
 	});
 }
 

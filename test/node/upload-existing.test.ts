@@ -101,7 +101,9 @@ describe("section 3: never another document's scan", () => {
 	});
 });
 
-describe('section 2: a re-run costs one listing', () => {
+describe('a re-run pays for how far back its scans are (issue 26, section 1)', () => {
+	const HOUR = 60 * 60 * 1000;
+
 	async function firstRun(documents: Array<{ bytes: Buffer; name: string }>) {
 		const result = await run(
 			sb.env(),
@@ -112,78 +114,111 @@ describe('section 2: a re-run costs one listing', () => {
 		return jsonOf(result);
 	}
 
+	async function rerun(documents: Array<{ bytes: Buffer; name: string }>) {
+		sb.get().control.clearRequests();
+		const result = await run(
+			sb.env(),
+			returnExisting({ concurrency: 10 }),
+			documents.map((d) => pdf(d.bytes, d.name)),
+		);
+		expect(result.error).toBeUndefined();
+		return result;
+	}
+
+	const posts = () =>
+		sb
+			.get()
+			.control.requests()
+			.filter((r) => r.method === 'POST');
+
 	test.each(['data', 'bare'] as const)(
-		'60 documents against 1,500 older scans (%s envelope): at most the page count plus a few listing requests, each item its own scan',
+		'right after the first run (%s envelope): the hour the limit check read proves every document; no upload, no template listing',
 		async (envelope) => {
 			sb.get().control.setOptions({ envelope });
 			sb.get().control.seedScans({ count: 1500, age_ms: TWO_HOURS });
 			const documents = docs(60, envelope);
 			const first = await firstRun(documents);
-			sb.get().control.clearRequests();
-
-			const rerun = await run(
-				sb.env(),
-				returnExisting({ concurrency: 10 }),
-				documents.map((d) => pdf(d.bytes, d.name)),
-			);
-			expect(rerun.error).toBeUndefined();
-			expect(jsonOf(rerun).map((scan) => scan.id)).toEqual(first.map((scan) => scan.id));
-			for (const [i, scan] of jsonOf(rerun).entries())
+			const result = await rerun(documents);
+			expect(jsonOf(result).map((scan) => scan.id)).toEqual(first.map((scan) => scan.id));
+			for (const [i, scan] of jsonOf(result).entries())
 				expect(contentOf(scan.id)).toBe(sha256(documents[i].bytes));
 			expect(credits()).toBe(60);
-			const pages = Math.ceil(1560 / 25);
-			// Without meta the end shows only by reading past it: at most one look-ahead round (8 pages).
-			expect(listingRequests().length).toBeGreaterThanOrEqual(pages);
-			expect(listingRequests().length).toBeLessThanOrEqual(pages + (envelope === 'bare' ? 8 : 2));
-			expect(
-				sb
-					.get()
-					.control.requests()
-					.filter((r) => r.method === 'POST'),
-			).toHaveLength(60);
+			expect(listingRequests()).toHaveLength(0);
+			expect(posts()).toHaveLength(0);
 		},
 	);
 
-	test('more than 10,000 scans: the re-run works and reads the template once', async () => {
+	test.each(['data', 'bare'] as const)(
+		'an hour later (%s envelope): 60 documents over 1,500 older scans read the 3 pages their scans are on',
+		async (envelope) => {
+			sb.get().control.setOptions({ envelope });
+			sb.get().control.seedScans({ count: 1500, age_ms: TWO_HOURS });
+			const documents = docs(60, envelope);
+			const first = await firstRun(documents);
+			sb.get().control.advanceClock(HOUR + 60_000);
+			const result = await rerun(documents);
+			expect(jsonOf(result).map((scan) => scan.id)).toEqual(first.map((scan) => scan.id));
+			expect(credits()).toBe(60);
+			// The 60 scans are the newest: pages 1 to 3, read once each, one after the other.
+			expect(listingRequests().map((r) => r.query.page)).toEqual(['1', '2', '3']);
+			expect(posts().every((r) => r.status === 409)).toBe(true);
+		},
+	);
+
+	test('a day later, after 100 other scans of the template: the pages down to the oldest scan it needs', async () => {
+		sb.get().control.seedScans({ count: 1500, age_ms: TWO_HOURS });
+		const documents = docs(60, 'day');
+		const first = await firstRun(documents);
+		sb.get().control.advanceClock(12 * HOUR);
+		sb.get().control.seedScans({ count: 100, template_id: 1 });
+		sb.get().control.advanceClock(12 * HOUR);
+		const result = await rerun(documents);
+		expect(jsonOf(result).map((scan) => scan.id)).toEqual(first.map((scan) => scan.id));
+		// 160 scans above the oldest one needed: 7 pages.
+		expect(listingRequests()).toHaveLength(Math.ceil(160 / 25));
+	});
+
+	test('more than 10,000 scans: the first page the limit check reads holds the 3 scans; no template listing', async () => {
 		sb.get().control.seedScans({ count: 10_100, age_ms: TWO_HOURS });
 		const documents = docs(3, 'large');
 		const first = await firstRun(documents);
-		sb.get().control.clearRequests();
-		const rerun = await run(
-			sb.env(),
-			returnExisting(),
-			documents.map((d) => pdf(d.bytes, d.name)),
-		);
-		expect(rerun.error).toBeUndefined();
-		expect(jsonOf(rerun).map((scan) => scan.id)).toEqual(first.map((scan) => scan.id));
-		expect(listingRequests()).toHaveLength(Math.ceil(10_103 / 25));
+		sb.get().control.advanceClock(HOUR + 60_000);
+		const result = await rerun(documents);
+		expect(jsonOf(result).map((scan) => scan.id)).toEqual(first.map((scan) => scan.id));
+		// The hour's count reads the account's newest page (its scans are all older than an hour,
+		// so it stops there) and finds the 3 scans on it.
+		expect(listingRequests()).toHaveLength(0);
+		expect(posts()).toHaveLength(0);
 	}, 60_000);
 
-	test('more than 100,000 scans: the guard stops the listing, and its error names the upload and its option', async () => {
-		const bytes = pdfBytes('huge');
-		sb.get().control.seedScans({ count: 1, filename: 'huge.pdf', content_sha256: sha256(bytes) });
-		sb.get().control.seedScans({ count: 100_000, age_ms: TWO_HOURS });
+	test('a file whose earlier upload carries no fingerprint: the listing is read to its end to prove it, then the item fails naming the scans of its name', async () => {
+		const bytes = pdfBytes('legacy');
+		const [legacy] = sb
+			.get()
+			.control.seedScans({ count: 1, filename: 'legacy.pdf', content_sha256: sha256(bytes) });
+		sb.get().control.seedScans({ count: 1000, age_ms: TWO_HOURS });
 		sb.get().control.clearRequests();
-		const result = await run(sb.env(), returnExisting(), [pdf(bytes, 'huge.pdf')]);
+		const result = await run(sb.env(), returnExisting(), [pdf(bytes, 'legacy.pdf')]);
 		expect(result.error?.message).toBe(
-			'Item 0: template 1 has more than 4000 pages of scans (100000); the node stopped looking for the scan of "huge.pdf"',
+			`Item 0: the service says "legacy.pdf" was already uploaded with template 1; 1 scan of that template has this name but no content fingerprint (scan IDs ${legacy}), so none is output`,
 		);
-		expect(result.error?.description).toMatch(
-			/"If Already Uploaded" set to "Return Existing Scan"/,
-		);
-		expect(result.error?.description).not.toMatch(/Return All|Filters/);
-		// meta gives the page count: page 1 alone shows the listing is beyond the guard.
-		expect(listingRequests()).toHaveLength(1);
+		// 1,001 scans: 41 pages, read after the 409, so nothing made before it is missed.
+		expect(listingRequests()).toHaveLength(41);
 		expect(credits()).toBe(0);
 	}, 60_000);
 
 	test('a scan another client created after the listing was read is found by re-reading only the newest pages', async () => {
 		sb.get().control.seedScans({ count: 60, age_ms: TWO_HOURS });
-		const known = pdfBytes('known');
+		// A history from before the fingerprint: this file's scan cannot be proven, so the listing
+		// is read to its end for item 0.
+		const legacy = pdfBytes('legacy');
+		sb.get().control.seedScans({
+			count: 1,
+			filename: 'legacy.pdf',
+			content_sha256: sha256(legacy),
+			age_ms: TWO_HOURS,
+		});
 		const late = pdfBytes('late');
-		await firstRun([{ bytes: known, name: 'known.pdf' }]);
-		// The history is a minute old on the service's clock.
-		sb.get().control.advanceClock(60_000);
 		sb.get().control.clearRequests();
 		// Item 1's upload is held back until another client of the account has uploaded the same bytes.
 		sb.get().control.addFault({
@@ -193,10 +228,12 @@ describe('section 2: a re-run costs one listing', () => {
 			latencyMs: 3000,
 			after: 1,
 		});
-		const running = run(sb.env(), returnExisting({ concurrency: 1 }), [
-			pdf(known, 'known.pdf'),
-			pdf(late, 'late.pdf'),
-		]);
+		const running = run(
+			sb.env(),
+			returnExisting({ concurrency: 1 }),
+			[pdf(legacy, 'legacy.pdf'), pdf(late, 'late.pdf')],
+			true,
+		);
 		await until(
 			() =>
 				sb
@@ -204,7 +241,7 @@ describe('section 2: a re-run costs one listing', () => {
 					.control.requests()
 					.filter((r) => r.method === 'POST').length === 2,
 		);
-		expect(listingRequests().length).toBeGreaterThan(0);
+		expect(listingRequests().map((r) => r.query.page)).toEqual(['1', '2', '3']);
 		const form = new FormData();
 		form.append('template_id', '1');
 		form.append('file', new Blob([late]), `late.ds-${fp(late)}.pdf`);
@@ -217,11 +254,12 @@ describe('section 2: a re-run costs one listing', () => {
 		const theirId = ((await theirs.json()) as { data: { id: number } }).data.id;
 
 		const result = await running;
-		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].error).toMatch(/no content fingerprint/);
 		expect(jsonOf(result)[1].id).toBe(theirId);
-		// The full listing once (3 pages), then page 1 again for the scan created since.
+		// The full listing once for item 0 (3 pages), then page 1 again for item 1's scan, made
+		// after the listing was read.
 		expect(listingRequests().map((r) => r.query.page)).toEqual(['1', '2', '3', '1']);
-		expect(credits()).toBe(2);
+		expect(credits()).toBe(1);
 	}, 30_000);
 });
 

@@ -23,6 +23,13 @@ export interface FakeOptions {
 	listingFails?: boolean;
 	signal?: AbortSignal;
 	envelope?: 'data' | 'bare';
+	/**
+	 * What a page past the end of GET /scans looks like (the spec does not say): an empty page
+	 * (default), 404, 422, the last page again, or the server ignores `page` (page 1 always).
+	 */
+	pageEnd?: 'empty' | 404 | 422 | 'repeatLast' | 'ignorePage';
+	/** Called before each GET /scans is answered, e.g. to add scans while the listing is read. */
+	beforeList?: (page: number) => void;
 }
 
 export interface SentRequest {
@@ -69,8 +76,8 @@ export function fakeApi(options: FakeOptions = {}) {
 			created_at: iso(Date.now() + (options.clockOffset ?? 0)),
 			...scan,
 		};
+		// Newest first; IDs grow, so a new scan goes to the top.
 		scans.unshift(full);
-		scans.sort((a, b) => b.id - a.id);
 		return full;
 	};
 
@@ -104,17 +111,24 @@ export function fakeApi(options: FakeOptions = {}) {
 			return respond(step, { error: { code: `status_${step}`, message: `refused ${step}` } });
 		}
 		if (options.listingFails) return respond(400, { error: { message: 'no listing' } });
-		const page = Number(qs.page ?? 1);
+		const asked = Number(qs.page ?? 1);
+		options.beforeList?.(asked);
 		const mine = scans.filter(
 			(s) => qs.template_id === undefined || s.template_id === qs.template_id,
 		);
+		const last = Math.max(1, Math.ceil(mine.length / 25));
+		const pageEnd = options.pageEnd ?? 'empty';
+		if (asked > last && (pageEnd === 404 || pageEnd === 422))
+			return respond(pageEnd, { error: 'Invalid page', message: 'Invalid page' });
+		const page =
+			pageEnd === 'ignorePage' ? 1 : pageEnd === 'repeatLast' ? Math.min(asked, last) : asked;
 		const items = mine.slice((page - 1) * 25, page * 25);
 		if (options.envelope === 'bare') return respond(200, items);
 		return respond(200, {
 			data: items,
 			meta: {
 				current_page: page,
-				last_page: Math.max(1, Math.ceil(mine.length / 25)),
+				last_page: last,
 				per_page: 25,
 				total: mine.length,
 			},

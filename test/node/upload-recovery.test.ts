@@ -1,13 +1,15 @@
 /**
- * Scan → Upload, issue 7 section 1: a document never gets another document's scan.
- * Lost answers are followed by sending the file again (the service's 409 guard makes that
- * safe); the node looks for a scan only after that 409, among scans created since the first
- * attempt, and outputs a found scan only when it is the single candidate. "Return Existing
- * Scan" follows the same rule. Every case runs the real node against the sandbox over HTTP.
+ * Scan → Upload: a document never gets another document's scan. Lost answers are followed by
+ * sending the file again (the service's 409 guard makes that safe); after that 409 the node
+ * outputs a scan only when it provably holds the file: its stored name carries the file's
+ * content fingerprint (node version 1.1 by default) and it was made since the first attempt.
+ * With the exact file name (node version 1 by default) nothing proves which scan holds the file,
+ * so the item fails naming the scans that may be it. "Return Existing Scan" follows the same
+ * proof. Every case runs the real node against the sandbox over HTTP.
  */
 import { createHash } from 'crypto';
 
-import { FAST_WAIT, jsonOf, pairedOf, rl, run, useSandbox, uploadParams } from './helpers';
+import { FAST_WAIT, jsonOf, LATEST, pairedOf, rl, run, useSandbox, uploadParams } from './helpers';
 import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
@@ -20,6 +22,7 @@ const returnExisting = (extra: Record<string, unknown> = {}) =>
 
 const pdf = (content: Buffer, name: string) => binaryItem(content, name, 'application/pdf');
 const sha256 = (content: Buffer) => createHash('sha256').update(content).digest('hex');
+const fp = (content: Buffer) => sha256(content).slice(0, 12);
 
 function credits() {
 	return sb.get().control.account().used_scans;
@@ -65,12 +68,14 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		expect(requestLog().filter((line) => line === 'GET /scans 200')).toEqual([]);
 	});
 
-	test("answer lost after the scan was stored: the second attempt's 409 leads to it; one scan, one credit", async () => {
+	test("answer lost after the scan was stored: the second attempt's 409 and the fingerprint lead to it; one scan, one credit", async () => {
 		const ours = pdfBytes();
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'lost.pdf')]);
+		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'lost.pdf')], false, LATEST);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'lost.pdf' }));
+		expect(jsonOf(result)[0]).toEqual(
+			expect.objectContaining({ id: 1, filename: `lost.ds-${fp(ours)}.pdf` }),
+		);
 		expect(contentOf(1)).toBe(sha256(ours));
 		expect(sb.get().control.getScan(2)).toBeUndefined();
 		expect(credits()).toBe(1);
@@ -82,6 +87,21 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		]);
 	});
 
+	test('the same with the exact file name (node version 1): no proof, so the item fails naming the scan that may be it', async () => {
+		const ours = pdfBytes();
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'lost.pdf')], true);
+		const [item] = jsonOf(result);
+		expect(item.error).toBe(
+			'Item 0: the upload of "lost.pdf" may or may not have been accepted: This file was already uploaded with this template (item 0)',
+		);
+		expect(item.description).toContain(
+			'Scans of template 1 named "lost.pdf" made since the upload was sent: 1.',
+		);
+		expect(item).toEqual(expect.objectContaining({ outcomeUnknown: true, candidateScanIds: [1] }));
+		expect(credits()).toBe(1);
+	});
+
 	test('an older scan of the same name is not a candidate: the server clock decides what is recent', async () => {
 		// "monthly.pdf", another document, created 10 minutes ago on the server's clock; the
 		// sandbox's clock (and its Date header) runs 10 minutes ahead of this machine's.
@@ -90,11 +110,18 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		sb.get().control.clearRequests();
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 		const ours = pdfBytes('new');
-		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'monthly.pdf')]);
-		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)[0].id).toBe(2);
-		expect(contentOf(2)).toBe(sha256(ours));
-		expect(credits()).toBe(2);
+		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'monthly.pdf')], true);
+		// Only the new scan is named as maybe this document's.
+		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ candidateScanIds: [2] }));
+		const proven = await run(
+			sb.env(),
+			returnExisting(),
+			[pdf(pdfBytes('newer'), 'monthly.pdf')],
+			false,
+			LATEST,
+		);
+		expect(proven.error).toBeUndefined();
+		expect(credits()).toBe(3);
 	});
 
 	test('a scan another item of this execution holds is skipped: each item gets its own "scan.pdf"', async () => {
@@ -108,10 +135,13 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 			kind: 'dropAfterCommit',
 			after: 1,
 		});
-		const result = await run(sb.env(), uploadParams({ options: { concurrency: 1 } }), [
-			pdf(first, 'scan.pdf'),
-			pdf(second, 'scan.pdf'),
-		]);
+		const result = await run(
+			sb.env(),
+			uploadParams({ options: { concurrency: 1 } }),
+			[pdf(first, 'scan.pdf'), pdf(second, 'scan.pdf')],
+			false,
+			LATEST,
+		);
 		expect(result.error).toBeUndefined();
 		const [a, b] = jsonOf(result);
 		expect(a.id).not.toBe(b.id);
@@ -120,36 +150,59 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		expect(credits()).toBe(2);
 	});
 
-	test('two recent candidates: no guess, the item fails naming the file, the template and both scan IDs', async () => {
+	test('with exact names, a scan another item holds is not named either', async () => {
+		sb.get().control.addFault({
+			method: 'POST',
+			path: '^/scans$',
+			kind: 'dropAfterCommit',
+			after: 1,
+		});
+		const result = await run(
+			sb.env(),
+			uploadParams({ options: { concurrency: 1 } }),
+			[pdf(pdfBytes('first'), 'scan.pdf'), pdf(pdfBytes('second'), 'scan.pdf')],
+			true,
+		);
+		const [a, b] = jsonOf(result);
+		expect(a.id).toBe(1);
+		expect(b).toEqual(expect.objectContaining({ outcomeUnknown: true, candidateScanIds: [2] }));
+	});
+
+	test('another client uploads a different document of the same name meanwhile: never output as ours', async () => {
 		// Another client uploads a different "report.pdf" just before ours; our answer is lost.
 		const other = jsonOf(
 			await run(sb.env(), uploadParams(), [pdf(pdfBytes('other'), 'report.pdf')]),
 		)[0];
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const ours = pdfBytes('ours');
 		const result = await run(
 			sb.env(),
 			uploadParams(),
-			[pdf(pdfBytes('ours'), 'report.pdf'), pdf(pdfBytes(), 'fine.pdf')],
+			[pdf(ours, 'report.pdf'), pdf(pdfBytes(), 'fine.pdf')],
 			true,
+			LATEST,
 		);
-		const [failed, fine] = jsonOf(result);
-		expect(failed.error).toBe(
-			`Item 0: 2 scans of template 1 could be the scan of "report.pdf" (scan IDs 2, ${String(other.id)})`,
-		);
-		expect(fine).toEqual(expect.objectContaining({ filename: 'fine.pdf', status: 'uploaded' }));
+		const [mine, fine] = jsonOf(result);
+		expect(mine.id).not.toBe(other.id);
+		expect(contentOf(mine.id)).toBe(sha256(ours));
+		expect(fine).toEqual(expect.objectContaining({ status: 'uploaded' }));
 		expect(pairedOf(result)).toEqual([0, 1]);
-		// Ours was stored (and charged) once; the node did not pick for the user.
 		expect(credits()).toBe(3);
 	});
 
-	test('two recent candidates without Continue On Fail: the node fails with the candidate IDs in the description', async () => {
-		await run(sb.env(), uploadParams(), [pdf(pdfBytes('other'), 'report.pdf')]);
+	test('the same without the fingerprint: no guess, the item fails naming the file, the template and both scan IDs', async () => {
+		const other = jsonOf(
+			await run(sb.env(), uploadParams(), [pdf(pdfBytes('other'), 'report.pdf')]),
+		)[0];
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
 		const result = await run(sb.env(), uploadParams(), [pdf(pdfBytes('ours'), 'report.pdf')]);
 		expect(result.error?.message).toMatch(
-			/^Item 0: 2 scans of template 1 could be the scan of "report.pdf" \(scan IDs 2, 1\)/,
+			/^Item 0: the upload of "report.pdf" may or may not have been accepted/,
 		);
-		expect(result.error?.description).toMatch(/does not pick one/);
+		expect(result.error?.description).toContain(
+			`named "report.pdf" made since the upload was sent: 2, ${String(other.id)}.`,
+		);
+		expect(result.error?.description).toMatch(/not charged twice/);
 	});
 
 	test('no answer three times: an error that says the outcome is unknown; never a fourth POST', async () => {
@@ -159,7 +212,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 			/^Item 0: the upload of "gone.pdf" may or may not have been accepted/,
 		);
 		expect(result.error?.description).toMatch(
-			/No scan named "gone.pdf" was created for template 1 since the upload was sent/,
+			/No scan of template 1 named "gone.pdf" was listed since the upload was sent/,
 		);
 		expect(result.error?.description).toMatch(/not charged twice/);
 		expect(requestLog().filter((line) => line.startsWith('POST'))).toHaveLength(3);
@@ -187,15 +240,35 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 			/^Item 0: the upload of "last.pdf" may or may not have been accepted/,
 		);
 		expect(result.error?.description).toMatch(
-			new RegExp(`named "last.pdf" created since the upload was sent: \\d+\\.`),
+			new RegExp(`named "last.pdf" made since the upload was sent: \\d+\\.`),
 		);
+		expect(sb.get().control.account('sk_test_one_credit').used_scans).toBe(1);
+	});
+
+	test('the same with the fingerprint: the scan the lost attempt made is proven, and output', async () => {
+		sb.get().control.createAccount({ apiKeys: ['sk_test_one_credit'], credits: 1 });
+		const env = sb.env({ apiKey: 'sk_test_one_credit' });
+		const templateId = sb.get().control.createTemplate({
+			apiKey: 'sk_test_one_credit',
+			name: 'T',
+			extraction_mode: 'scalar',
+		}).id;
+		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
+		const content = pdfBytes();
+		const result = await run(
+			env,
+			uploadParams({ templateId: rl(templateId) }),
+			[pdf(content, 'last.pdf')],
+			false,
+			LATEST,
+		);
+		expect(result.error).toBeUndefined();
+		expect(contentOf(jsonOf(result)[0].id)).toBe(sha256(content));
 		expect(sb.get().control.account('sk_test_one_credit').used_scans).toBe(1);
 	});
 });
 
 describe('"Return Existing Scan" outputs a scan only when its name proves it holds the file', () => {
-	const fp = (content: Buffer) => sha256(content).slice(0, 12);
-
 	test("two different documents named dup.pdf: the one whose name carries the file's fingerprint is output", async () => {
 		const mine = pdfBytes('mine');
 		const a = jsonOf(await run(sb.env(), returnExisting(), [pdf(mine, 'dup.pdf')]))[0];
@@ -279,12 +352,9 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 		expect(b.id).toBe(a.id);
 		expect(pairedOf(result)).toEqual([0, 1]);
 		expect(credits()).toBe(1);
-		expect(requestLog()).toEqual([
-			'GET /account 200',
-			'GET /scans 200',
-			'POST /scans 201',
-			'POST /scans 409',
-		]);
+		// The repeat is not sent: it waits for the first item's scan. One document to send needs
+		// no check of the limits.
+		expect(requestLog()).toEqual(['POST /scans 201']);
 	});
 
 	test('the same file twice without "Return Existing Scan": the second item\'s 409 names the first item\'s scan', async () => {
@@ -296,11 +366,13 @@ describe('"Return Existing Scan" outputs a scan only when its name proves it hol
 			true,
 		);
 		const [a, b] = jsonOf(result);
-		expect(b.error).toBe('This file was already uploaded with this template (item 1)');
-		expect(String(b.description)).toContain(
-			`Another item of this execution uploaded the same file as scan ${String(a.id)}`,
+		expect(b.error).toBe(
+			`Item 1: "twice.pdf" is the same file as item 0's, which has scan ${String(a.id)} of template 1`,
 		);
+		expect(String(b.description)).toContain('set "If Already Uploaded" to "Return Existing Scan"');
+		expect(b).toEqual(expect.objectContaining({ alreadyUploaded: true, scan_id: a.id }));
 		expect(credits()).toBe(1);
+		expect(requestLog().filter((line) => line.startsWith('POST'))).toEqual(['POST /scans 201']);
 	});
 });
 
@@ -308,9 +380,18 @@ describe('file names as the service stores them', () => {
 	test('a folder part the service strips: the lost answer is still recovered, not called a duplicate', async () => {
 		// The sandbox stores names without their folder by default, as the service may.
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		const result = await run(sb.env(), uploadParams(), [pdf(pdfBytes(), 'dir/inv.pdf')]);
+		const content = pdfBytes();
+		const result = await run(
+			sb.env(),
+			uploadParams(),
+			[pdf(content, 'dir/inv.pdf')],
+			false,
+			LATEST,
+		);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)[0]).toEqual(expect.objectContaining({ id: 1, filename: 'inv.pdf' }));
+		expect(jsonOf(result)[0]).toEqual(
+			expect.objectContaining({ id: 1, filename: `inv.ds-${fp(content)}.pdf` }),
+		);
 		expect(credits()).toBe(1);
 	});
 
@@ -330,16 +411,20 @@ describe('file names as the service stores them', () => {
 			'Rechnung Müller.pdf',
 		);
 
-		// A minute later (otherwise the first scan, just as recent and of the same name, is a
-		// second candidate), another document with the same name loses its answer.
-		sb.get().control.advanceClock(60_000);
+		// Another document with the same name loses its answer; its name in decomposed form
+		// (u + combining diaeresis), as some file systems give it.
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', kind: 'dropAfterCommit' });
-		// The same name in decomposed form (u + combining diaeresis), as some file systems give it.
-		const recovered = await run(sb.env(), uploadParams(), [
-			pdf(pdfBytes(), 'Rechnung Mu\u0308ller.pdf'),
-		]);
+		const content = pdfBytes();
+		const recovered = await run(
+			sb.env(),
+			uploadParams(),
+			[pdf(content, 'Rechnung Mu\u0308ller.pdf')],
+			false,
+			LATEST,
+		);
 		expect(recovered.error).toBeUndefined();
 		expect(jsonOf(recovered)[0].id).toBe(2);
+		expect(contentOf(2)).toBe(sha256(content));
 		expect(credits()).toBe(2);
 	});
 });

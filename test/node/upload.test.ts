@@ -131,6 +131,18 @@ describe('local checks before any request', () => {
 			/MIME type "text\/html"/,
 		],
 		[
+			'an image type the service does not take',
+			() => binaryItem(pdfBytes(), 'scan', 'image/gif'),
+			{},
+			/MIME type "image\/gif"/,
+		],
+		[
+			'a .doc name on a file sent as a download',
+			() => binaryItem(pdfBytes(), 'letter.doc', 'application/force-download'),
+			{},
+			/file name extension "\.doc"/,
+		],
+		[
 			'PDF content named .png',
 			() => binaryItem(pdfBytes(), 'scan.png', 'image/png'),
 			{},
@@ -197,6 +209,34 @@ describe('local checks before any request', () => {
 			expect(result.error?.description).toBeTruthy();
 			expect(sb.get().control.requests()).toEqual([]);
 			expect(sb.get().control.account()).toEqual(before);
+		},
+	);
+
+	test.each([
+		[
+			'a name with a date for an extension',
+			'Lieferschein 12.03.2024',
+			'application/pdf',
+			'Lieferschein 12.03.2024.pdf',
+		],
+		['application/octet-stream', 'invoice.pdf', 'application/octet-stream', 'invoice.pdf'],
+		['application/force-download', 'invoice.pdf', 'application/force-download', 'invoice.pdf'],
+		['application/x-download', 'invoice.pdf', 'application/x-download', 'invoice.pdf'],
+		['application/download', 'invoice.pdf', 'application/download', 'invoice.pdf'],
+		['no extension and a generic type', 'scan', 'application/octet-stream', 'scan.pdf'],
+	])(
+		'the content decides: a PDF with %s is uploaded',
+		async (_label, fileName, mimeType, sentName) => {
+			const result = await run(sb.env(), uploadParams(), [
+				binaryItem(pdfBytes(), fileName, mimeType),
+			]);
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result)[0].filename).toBe(sentName);
+			const post = sb
+				.get()
+				.control.requests()
+				.find((r) => r.method === 'POST');
+			expect(post?.status).toBe(201);
 		},
 	);
 

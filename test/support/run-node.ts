@@ -33,6 +33,8 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	nodeType?: string;
 	nodeName?: string;
+	/** The node's version as saved in the workflow; 1 by default (workflows saved before 1.1). */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -61,7 +63,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 			id: 'node-under-test',
 			name: nodeName,
 			type: options.nodeType ?? ACTION_NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters: options.parameters,
 			credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Document Scanning account' } },

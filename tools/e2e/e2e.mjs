@@ -46,6 +46,7 @@ import {
 } from '../n8n/local.mjs';
 import { writeSampleInvoices } from '../n8n/sample-invoices.mjs';
 import { checkExamplesCli, checkExamplesServer } from './checks/examples.mjs';
+import { checkUploadProof } from './checks/upload-proof.mjs';
 import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
 import { checkEditor, findChromium } from './checks/editor.mjs';
@@ -265,6 +266,8 @@ async function main() {
 
 	// ---- the examples that start by hand, with `n8n execute` (e2e-checks/examples.mjs) -------
 	await checkExamplesCli(ctx);
+	// ---- uploads found again as their files' scans; a stop names the scans paid for ----------
+	await checkUploadProof(ctx);
 
 	// ---- n8n start: types loaded, credential test, then SERVER_CHECKS -------------------------
 	t = Date.now();

@@ -10,7 +10,8 @@ import type { PhasedOperation } from '../execution/phases';
 import { runPhases } from '../execution/phases';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
 
-type Operation = PhasedOperation;
+// Each operation keeps its own state for an execution (the uploads keep theirs).
+type Operation = PhasedOperation<unknown>;
 
 // Every resource's operations.
 const resources: Partial<Record<DocumentScanningType['resource'], Record<string, Operation>>> = {

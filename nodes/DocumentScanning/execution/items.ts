@@ -3,6 +3,19 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /** Output items of the action node: records paired to their input item, and error items. */
 
+/**
+ * An error that knows what its item's `{ error }` output carries besides the message (e.g.
+ * `notUploaded` and `retryAfter`, or the `scan_id` a workflow can follow up): typed fields,
+ * not flags in the error's context.
+ */
+export interface ItemFields {
+	itemFields(): IDataObject;
+}
+
+function hasItemFields(error: unknown): error is ItemFields {
+	return typeof (error as Partial<ItemFields> | null)?.itemFields === 'function';
+}
+
 /** The output item of a failed input item under "Continue On Fail": `{ error, … }`. */
 export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
@@ -10,24 +23,17 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 		if (error.description) json.description = error.description;
 	}
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	// An upload the node did not send (a limit): why, and from when a retry can succeed.
-	if (
-		(error instanceof NodeApiError || error instanceof NodeOperationError) &&
-		error.context.notUploaded === true
-	) {
-		json.notUploaded = true;
-		json.reason = error.context.reason as string;
-		json.retryAfter = (error.context.retryAfter as string | null) ?? null;
-	}
-	// A scan that failed or did not finish in time: keep its ID so the workflow can follow it up.
-	if (
-		(error instanceof NodeApiError || error instanceof NodeOperationError) &&
-		error.context.scanId !== undefined
-	) {
-		json.scan_id = error.context.scanId as number;
-		if (error.context.scanStatus !== undefined) json.status = error.context.scanStatus as string;
-	}
+	if (hasItemFields(error)) Object.assign(json, error.itemFields());
 	return { json, pairedItem: { item: itemIndex } };
+}
+
+/** An error as an n8n error: n8n's own errors as they are, anything else wrapped. */
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error);
 }
 
 /** Makes sure an error carries the item it belongs to, as an n8n error. */

@@ -6,26 +6,40 @@ import { mapWithConcurrency } from '../../shared/concurrency';
 import { asItemError, errorItem } from './items';
 import { isDeferred } from './scope';
 
-export interface PhasedOperation {
-	/** Sends the item's requests; returns its output, or `Deferred` while it waits for a scan. */
-	execute: (
+/**
+ * One operation of the action node, run for every input item in phases (see `runPhases`).
+ * `State` is what the operation keeps for one execution (e.g. its uploads); only
+ * `execute` is required.
+ */
+export interface PhasedOperation<State = undefined> {
+	/** Makes the operation's state for one execution, before the first item is looked at. */
+	createState?(this: IExecuteFunctions): State;
+	/** Local checks of one item (no request, no credit): all items pass them before any request. */
+	validate?(
 		this: IExecuteFunctions,
 		itemIndex: number,
-		scope: ExecutionScope,
-	) => Promise<INodeExecutionData[] | Deferred>;
-	/** Local checks of one item (no request, no credit): all items pass them before any request. */
-	validate?: (this: IExecuteFunctions, itemIndex: number, scope: ExecutionScope) => Promise<void>;
+		scope: ExecutionScope<State>,
+	): Promise<void>;
 	/**
 	 * After the local checks, before the first request: may hold items back (their errors, by
-	 * item) or fail the whole batch by throwing.
+	 * item, failed in item order) or fail the whole batch by throwing.
 	 */
-	beforeRequests?: (
+	beforeRequests?(
 		this: IExecuteFunctions,
 		ready: number[],
-		scope: ExecutionScope,
-	) => Promise<Map<number, Error>>;
-	/** Turns the error that stops phase 2 (without Continue On Fail) into the node's error. */
-	onStop?: (this: IExecuteFunctions, error: unknown, scope: ExecutionScope) => Promise<unknown>;
+		scope: ExecutionScope<State>,
+	): Promise<Map<number, Error>>;
+	/** Sends the item's requests; returns its output, or `Deferred` while it waits for a scan. */
+	execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		scope: ExecutionScope<State>,
+	): Promise<INodeExecutionData[] | Deferred>;
+	/**
+	 * Turns the error that stops the node after the first request (without Continue On Fail)
+	 * into the node's error, e.g. naming what the execution already created.
+	 */
+	onStop?(this: IExecuteFunctions, error: unknown, scope: ExecutionScope<State>): Promise<unknown>;
 }
 
 /**
@@ -38,20 +52,19 @@ export interface PhasedOperation {
  * Output keeps input order and pairing. With Continue On Fail each failing item gives one
  * `{ error }` item and the others go on; without it the first failure fails the node: in
  * phase 1 before anything was sent, in phase 2 after the requests in flight ended (they may
- * have used credit) with the lowest failing item, in phase 3 at once.
+ * have used credit) with the lowest failing item, in phase 3 at once. A failure after the
+ * first request goes through the operation's `onStop`.
  */
-export async function runPhases(
+export async function runPhases<State>(
 	this: IExecuteFunctions,
 	itemCount: number,
-	operation: PhasedOperation,
+	operation: PhasedOperation<State>,
 	concurrency: number,
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
-	const scope: ExecutionScope = {
-		claimedScanIds: new Set<number>(),
-		uploadedFiles: new Map(),
-		scanListings: new Map(),
+	const scope: ExecutionScope<State> = {
 		poller: new ScanPoller(this),
+		state: operation.createState?.call(this) as State,
 	};
 	const results = new Array<INodeExecutionData[]>(itemCount);
 	const fail = (error: unknown, itemIndex: number) => {
@@ -74,44 +87,47 @@ export async function runPhases(
 		// Limits known before the first request (held items fail here, in item order).
 		const held =
 			(await operation.beforeRequests?.call(this, ready, scope)) ?? new Map<number, Error>();
-		for (const [itemIndex, error] of held) fail(error, itemIndex);
+		for (const itemIndex of [...held.keys()].sort((a, b) => a - b))
+			fail(held.get(itemIndex), itemIndex);
 		const send = ready.filter((itemIndex) => !held.has(itemIndex));
 
-		// 2. Requests, bounded.
-		const waiting: Array<[number, Promise<INodeExecutionData[]>]> = [];
-		await mapWithConcurrency(
-			send.length,
-			concurrency,
-			async (position) => {
-				const itemIndex = send[position];
-				try {
-					const result = await operation.execute.call(this, itemIndex, scope);
-					if (isDeferred(result)) {
-						// Handled below; a rejection before then is not an unhandled one.
-						result.later.catch(() => undefined);
-						waiting.push([itemIndex, result.later]);
-					} else {
-						results[itemIndex] = result;
+		try {
+			// 2. Requests, bounded.
+			const waiting: Array<[number, Promise<INodeExecutionData[]>]> = [];
+			await mapWithConcurrency(
+				send.length,
+				concurrency,
+				async (position) => {
+					const itemIndex = send[position];
+					try {
+						const result = await operation.execute.call(this, itemIndex, scope);
+						if (isDeferred(result)) {
+							// Handled below; a rejection before then is not an unhandled one.
+							result.later.catch(() => undefined);
+							waiting.push([itemIndex, result.later]);
+						} else {
+							results[itemIndex] = result;
+						}
+					} catch (error) {
+						fail(error, itemIndex);
 					}
-				} catch (error) {
-					fail(error, itemIndex);
-				}
-			},
-			!continueOnFail,
-		).catch(async (error: unknown) => {
-			throw (await operation.onStop?.call(this, error, scope)) ?? error;
-		});
+				},
+				!continueOnFail,
+			);
 
-		// 3. Waiting.
-		await Promise.all(
-			waiting.map(async ([itemIndex, later]) => {
-				try {
-					results[itemIndex] = await later;
-				} catch (error) {
-					fail(error, itemIndex);
-				}
-			}),
-		);
+			// 3. Waiting.
+			await Promise.all(
+				waiting.map(async ([itemIndex, later]) => {
+					try {
+						results[itemIndex] = await later;
+					} catch (error) {
+						fail(error, itemIndex);
+					}
+				}),
+			);
+		} catch (error) {
+			throw (await operation.onStop?.call(this, error, scope)) ?? error;
+		}
 	} finally {
 		scope.poller.stop();
 	}

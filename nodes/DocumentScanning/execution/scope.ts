@@ -1,24 +1,16 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { UploadGate } from '../upload/budget/gate';
 import type { ScanPoller } from '../waiting/ScanPoller';
-import type { ScanListings } from '../upload/scanListing';
 
 /**
  * State shared by the items of one execution of the node. It lives only as long as that
  * execution (n8n may run executions in other processes, so nothing is kept in modules).
+ * `state` is the operation's own (e.g. the execution's uploads), made by its `createState`.
  */
-export interface ExecutionScope {
-	/** Scans already output by uploads of this execution. */
-	claimedScanIds: Set<number>;
-	/** Scans uploads of this execution got, by `templateId:sha256` of the file's bytes. */
-	uploadedFiles: Map<string, IDataObject>;
-	/** One listing of a template's scans per template, read when an item first needs it ("Return Existing Scan"). */
-	scanListings: ScanListings;
+export interface ExecutionScope<State = undefined> {
 	/** The one poller every scan waited for in this execution joins. */
 	poller: ScanPoller;
-	/** Uploads only: closes after a limit was hit; keeps the scans the execution got. */
-	uploadGate?: UploadGate;
+	state: State;
 }
 
 /**

@@ -3,91 +3,35 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { binaryEntryProblem, MALFORMED_ENTRY_HELP } from './binaryEntry';
 import type { StreamDigest } from './fileDigest';
-import type { ByteSource } from './multipartBody';
 import { digestBuffer, digestStream, headOfStream } from './fileDigest';
+import {
+	ACCEPTED,
+	extensionOf,
+	KINDS,
+	kindOfContent,
+	kindOfExtension,
+	kindOfMimeType,
+	uploadNameOf,
+} from './fileKind';
+import type { ByteSource } from './multipartBody';
 
 /** Upload limit of POST /scans: 20 MB (20 × 1024 × 1024 bytes, inclusive). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
-type FileKind = 'pdf' | 'jpeg' | 'png';
-
-const KINDS: Record<FileKind, { label: string; extensions: string[]; mimeTypes: string[] }> = {
-	pdf: { label: 'PDF', extensions: ['pdf'], mimeTypes: ['application/pdf', 'application/x-pdf'] },
-	jpeg: {
-		label: 'JPEG',
-		extensions: ['jpg', 'jpeg'],
-		mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
-	},
-	png: { label: 'PNG', extensions: ['png'], mimeTypes: ['image/png', 'image/x-png'] },
-};
-
-/** MIME types that say nothing about the content; the file name and the bytes decide then. */
-const GENERIC_MIME_TYPES = new Set([
-	'',
-	'application/octet-stream',
-	'binary/octet-stream',
-	'application/binary',
-]);
-
-const ACCEPTED = 'PDF, JPG, JPEG or PNG';
-
+/** A checked file of an input item, ready to upload; its bytes are not held. */
 export interface UploadFile {
+	/** The name to upload it under (its extension names its content's type). */
 	fileName: string;
 	size: number;
+	/** The MIME type of its content. */
 	mimeType: string;
-	/** SHA-256 of the bytes (hex): the same file, whatever its name. */
-	sha256: string;
+	/** SHA-256 of the bytes (hex), when the check read the whole file (`hash: true`). */
+	sha256?: string;
 	/**
 	 * The bytes to send, opened afresh for every attempt: a stream from n8n's binary store
-	 * (filesystem, S3, database modes), or the one in-memory copy (in-memory mode).
+	 * (filesystem, S3, database modes), or the bytes decoded from the item (in-memory mode).
 	 */
 	open(): Promise<ByteSource | Buffer>;
-}
-
-/** What was read of the bytes: the head always, the digest when the whole file was read. */
-interface Content {
-	head: Buffer;
-	size: number;
-	digest?: StreamDigest;
-	open(): Promise<ByteSource | Buffer>;
-}
-
-function kindFromMagic(head: Uint8Array): FileKind | undefined {
-	if (
-		head.length >= 4 &&
-		head[0] === 0x25 &&
-		head[1] === 0x50 &&
-		head[2] === 0x44 &&
-		head[3] === 0x46
-	)
-		return 'pdf';
-	if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
-	if (
-		head.length >= 4 &&
-		head[0] === 0x89 &&
-		head[1] === 0x50 &&
-		head[2] === 0x4e &&
-		head[3] === 0x47
-	)
-		return 'png';
-	return undefined;
-}
-
-function extensionOf(fileName: string): string {
-	const match = /\.([^./\\]+)$/.exec(fileName.trim());
-	return match ? match[1].toLowerCase() : '';
-}
-
-function kindFromExtension(extension: string): FileKind | undefined {
-	return (Object.keys(KINDS) as FileKind[]).find((kind) =>
-		KINDS[kind].extensions.includes(extension),
-	);
-}
-
-function kindFromMime(mimeType: string): FileKind | 'generic' | undefined {
-	const bare = mimeType.split(';')[0].trim().toLowerCase();
-	if (GENERIC_MIME_TYPES.has(bare)) return 'generic';
-	return (Object.keys(KINDS) as FileKind[]).find((kind) => KINDS[kind].mimeTypes.includes(bare));
 }
 
 function megabytes(bytes: number): string {
@@ -103,73 +47,21 @@ function base64Size(data: string): number {
 }
 
 /**
- * Reads the file to upload from the input item's binary property and checks it locally,
- * before any request is made: present, non-empty, at most 20 MB, and a PDF, JPG/JPEG or
- * PNG by MIME type, file name extension and content (magic bytes), all three agreeing.
+ * Checks the file of an input item locally, before any request: present, non-empty, at most
+ * 20 MB, and a PDF, JPG/JPEG or PNG by its content (magic bytes), with no name or MIME type that
+ * names another known type. The size comes from the binary metadata (n8n's filesystem / S3 /
+ * database modes) or the base64 length (in-memory mode), so an oversized file is refused unread.
  *
- * The size is taken from the binary metadata first (n8n's filesystem/S3 binary modes) or
- * from the base64 length (in-memory mode), so an oversized file is refused without being
- * read; the bytes are read once through n8n's binary helpers.
- */
-export async function readUploadFile(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	propertyName: string,
-): Promise<UploadFile> {
-	const { content, fileName, mimeType } = await readCheckedFile.call(
-		this,
-		itemIndex,
-		propertyName,
-		true,
-	);
-	const digest = content.digest as StreamDigest;
-	return { fileName, size: digest.size, mimeType, sha256: digest.sha256, open: content.open };
-}
-
-/**
- * The local checks of `readUploadFile` alone: a stored file is checked from its metadata and
- * its first bytes; no upload copy of the bytes, no digest.
+ * Reads the bytes once at most: with `hash`, all of them chunk by chunk for the SHA-256 (the
+ * file is never held whole); without, a stored file only to its first bytes. Nothing read is
+ * kept: `open()` reads the file again when it is sent.
  */
 export async function checkUploadFile(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	propertyName: string,
-): Promise<void> {
-	await readCheckedFile.call(this, itemIndex, propertyName, false);
-}
-
-/**
- * The bytes of the file: from n8n's binary store as a stream (read whole only to digest
- * them, chunk by chunk), or in memory (in-memory mode) as the one copy kept for the upload.
- */
-async function readContent(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	property: string,
-	binary: IBinaryData,
-	knownSize: number | undefined,
-	full: boolean,
-): Promise<Content> {
-	if (binary.id) {
-		const id = binary.id;
-		const open = async () => await this.helpers.getBinaryStream(id);
-		if (!full && knownSize !== undefined)
-			return { head: await headOfStream(await open()), size: knownSize, open };
-		const digest = await digestStream(await open());
-		return { head: digest.head, size: digest.size, digest, open };
-	}
-	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-	if (!full) return { head: buffer.subarray(0, 8), size: buffer.length, open: async () => buffer };
-	const digest = digestBuffer(buffer);
-	return { head: digest.head, size: digest.size, digest, open: async () => buffer };
-}
-
-async function readCheckedFile(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	propertyName: string,
-	full: boolean,
-): Promise<{ content: Content; fileName: string; mimeType: string }> {
+	{ hash }: { hash: boolean },
+): Promise<UploadFile> {
 	const property = typeof propertyName === 'string' ? propertyName.trim() : '';
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(this.getNode(), `Item ${itemIndex}: ${message}`, {
@@ -206,23 +98,18 @@ async function readCheckedFile(
 	}
 
 	const subject = `the file${binary.fileName ? ` "${binary.fileName}"` : ''} in binary property "${property}"`;
+	const notAccepted = (what: string) =>
+		fail(
+			`${subject} is not a ${ACCEPTED} file (${what})`,
+			`The service accepts ${ACCEPTED} files only. Convert the document first, or pick another binary property.`,
+		);
 	const fileName = (binary.fileName ?? '').trim();
 	const extension = fileName ? extensionOf(fileName) : (binary.fileExtension ?? '').toLowerCase();
-	const extensionKind = extension ? kindFromExtension(extension) : undefined;
-	if (extension && !extensionKind) {
-		throw fail(
-			`${subject} is not a ${ACCEPTED} file (file name extension ".${extension}")`,
-			`The service accepts ${ACCEPTED} files only. Convert the document first, or pick another binary property.`,
-		);
-	}
+	const byName = extension ? kindOfExtension(extension) : undefined;
+	if (byName === 'other') throw notAccepted(`file name extension ".${extension}"`);
 	const mimeType = binary.mimeType ?? '';
-	const mimeKind = kindFromMime(mimeType);
-	if (!mimeKind) {
-		throw fail(
-			`${subject} is not a ${ACCEPTED} file (MIME type "${mimeType}")`,
-			`The service accepts ${ACCEPTED} files only. Convert the document first, or pick another binary property.`,
-		);
-	}
+	const byType = kindOfMimeType(mimeType);
+	if (byType === 'other') throw notAccepted(`MIME type "${mimeType}"`);
 
 	const tooLarge = (size: number) =>
 		fail(
@@ -252,35 +139,70 @@ async function readCheckedFile(
 		if (knownSize === 0 && !binary.id) throw empty();
 	}
 
-	const content = await readContent.call(this, itemIndex, property, binary, knownSize, full);
+	const content = await readContent.call(this, itemIndex, property, binary, knownSize, hash);
 	if (content.size === 0 || content.head.length === 0) throw empty();
 	if (content.size > MAX_UPLOAD_BYTES) throw tooLarge(content.size);
 
-	const contentKind = kindFromMagic(content.head);
-	if (!contentKind) {
+	const kind = kindOfContent(content.head);
+	if (!kind) {
 		throw fail(
 			`${subject} is not a ${ACCEPTED} file: its content does not start with a PDF ("%PDF"), JPEG (FF D8 FF) or PNG (89 50 4E 47) signature`,
 			`The service checks the content, not only the name. Make sure the binary property holds the document itself (not, e.g., an HTML error page or a ZIP archive).`,
 		);
 	}
-	if (extensionKind && extensionKind !== contentKind) {
+	if (byName !== undefined && byName !== kind) {
 		throw fail(
-			`${subject} has the extension ".${extension}" but its content is ${KINDS[contentKind].label}`,
-			`The file name extension and the content must agree. Rename the file to end in .${KINDS[contentKind].extensions[0]}.`,
+			`${subject} has the extension ".${extension}" but its content is ${KINDS[kind].label}`,
+			`The file name extension and the content must agree. Rename the file to end in .${KINDS[kind].extensions[0]}.`,
 		);
 	}
-	if (mimeKind !== 'generic' && mimeKind !== contentKind) {
+	if (byType !== undefined && byType !== kind) {
 		throw fail(
-			`${subject} has the MIME type "${mimeType}" but its content is ${KINDS[contentKind].label}`,
+			`${subject} has the MIME type "${mimeType}" but its content is ${KINDS[kind].label}`,
 			'The MIME type and the content must agree. Check the node that produced the file.',
 		);
 	}
 
-	// The service needs a file name with a matching extension; make one up when there is none.
-	const uploadName = fileName
-		? extensionKind
-			? fileName
-			: `${fileName}.${KINDS[contentKind].extensions[0]}`
-		: `${property}.${extension && extensionKind ? extension : KINDS[contentKind].extensions[0]}`;
-	return { content, fileName: uploadName, mimeType: KINDS[contentKind].mimeTypes[0] };
+	return {
+		fileName: uploadNameOf(fileName, property, kind),
+		size: content.size,
+		mimeType: KINDS[kind].mimeTypes[0],
+		sha256: content.digest?.sha256,
+		open: content.open,
+	};
+}
+
+/** What was read of the bytes: the head always, the digest when the whole file was read. */
+interface Content {
+	head: Buffer;
+	size: number;
+	digest?: StreamDigest;
+	open(): Promise<ByteSource | Buffer>;
+}
+
+/**
+ * The bytes of the file: from n8n's binary store as a stream (read whole only to digest them,
+ * chunk by chunk), or decoded from the item (in-memory mode), decoded again at each `open()`
+ * so that only the files in flight are held in memory.
+ */
+async function readContent(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	property: string,
+	binary: IBinaryData,
+	knownSize: number | undefined,
+	hash: boolean,
+): Promise<Content> {
+	if (binary.id) {
+		const id = binary.id;
+		const open = async () => await this.helpers.getBinaryStream(id);
+		if (!hash && knownSize !== undefined)
+			return { head: await headOfStream(await open()), size: knownSize, open };
+		const digest = await digestStream(await open());
+		return { head: digest.head, size: digest.size, digest, open };
+	}
+	const open = async () => await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	const buffer = await open();
+	const digest = hash ? digestBuffer(buffer) : undefined;
+	return { head: Buffer.from(buffer.subarray(0, 8)), size: buffer.length, digest, open };
 }

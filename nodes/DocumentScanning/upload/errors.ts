@@ -1,109 +1,205 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/**
+ * How an upload fails, as typed errors: each knows the fields its item's `{ error }` output
+ * carries under Continue On Fail (`ItemFields`), and the upload path tells them apart by class.
+ */
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { httpStatusOf } from '../../shared/transport';
-
-/** What the node knew when it had to look for the file's scan. */
-export type SearchReason = 'recovery' | 'existing' | 'fingerprint';
+import { PAGE_SIZE } from '../../shared/transport';
+import type { ItemFields } from '../execution/items';
+import type { ListingRequest } from './scanPages';
+import { LISTING_MAX_PAGES, MAX_REPEATS } from './scanPages';
 
 export interface FileRef {
 	itemIndex: number;
+	/** The user's file name (as checked; the name at the service may add a fingerprint). */
 	fileName: string;
 	templateId: number;
 }
 
-function idList(scans: IDataObject[]): string {
-	return scans.map((scan) => String(scan.id)).join(', ');
+interface Options {
+	itemIndex?: number;
+	description: string;
 }
 
-const CONTEXT: Record<SearchReason, string> = {
-	recovery:
-		'The answer to the upload was lost, and when the node sent the file again the service said it already has it, so one of these scans was created from it. No second credit was used.',
-	existing:
-		'The service said this file was already uploaded with this template, so no credit was used.',
-	fingerprint:
-		"The service said this file was already uploaded with this template, so no credit was used. Several scans carry this file's content fingerprint in their names, which happens only when names were set by hand.",
-};
-
-/** Several scans could be the file's: the node does not guess. */
-export function ambiguousScanError(
-	ctx: IExecuteFunctions,
-	file: FileRef,
-	scans: IDataObject[],
-	reason: SearchReason,
-) {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Item ${file.itemIndex}: ${scans.length} scans of template ${file.templateId} could be the scan of "${file.fileName}" (scan IDs ${idList(scans)})`,
-		{
-			itemIndex: file.itemIndex,
-			description: `${CONTEXT[reason]} The service does not say which scan holds a file, and these scans all have its file name, so the node does not pick one: another document with the same name may be among them. Open the scans with Scan → Get to see which one is this document. Unique file names avoid this.`,
-		},
-	);
-}
-
-/**
- * "Return Existing Scan" found no scan that provably holds this file (none carries its
- * content fingerprint). Scans of the same name without a fingerprint are named, never output.
- */
-export function existingScanNotProvenError(
-	ctx: IExecuteFunctions,
-	file: FileRef,
-	fingerprint: string,
-	sameName: IDataObject[],
-) {
-	const how = `Open them with Scan → Get to see whether one is this document, or look for the file's scan under another name with Scan → Get Many (template ${file.templateId}); to upload regardless, change the file's bytes or use another template.`;
-	if (sameName.length > 0) {
-		return new NodeOperationError(
-			ctx.getNode(),
-			`Item ${file.itemIndex}: the service says "${file.fileName}" was already uploaded with template ${file.templateId}; ${sameName.length} scan${sameName.length === 1 ? '' : 's'} of that template ha${sameName.length === 1 ? 's' : 've'} this name but no content fingerprint (scan IDs ${idList(sameName)}), so none is output`,
-			{
-				itemIndex: file.itemIndex,
-				description: `${CONTEXT.existing} "If Already Uploaded" = "Return Existing Scan" outputs a scan only when its file name carries this file's content fingerprint (".ds-${fingerprint}"), which the node adds to the names it uploads with this option. Scans uploaded without it (with "Error", or before the node did this) carry none, and a file name alone does not prove which document a scan holds: another document may have had the same name. ${how}`,
-			},
-		);
+/** The base of the upload errors: a NodeOperationError with typed output fields. */
+export class UploadError extends NodeOperationError implements ItemFields {
+	constructor(node: INode, message: string, options: Options) {
+		super(node, message, options);
 	}
+
+	itemFields(): IDataObject {
+		return {};
+	}
+}
+
+export type NotUploadedReason = 'hourlyLimit' | 'credit' | 'limitsCheck' | 'sameFile';
+
+/** Nothing was sent for the item (or the service refused it): no credit was used. */
+export class NotUploadedError extends UploadError {
+	constructor(
+		node: INode,
+		message: string,
+		options: Options,
+		readonly reason: NotUploadedReason,
+		/** ISO time (service clock) from which a retry can succeed; null when waiting does not help. */
+		readonly retryAfter: string | null,
+		/** The service's status when it refused the upload. */
+		readonly httpCode?: number,
+	) {
+		super(node, message, options);
+	}
+
+	override itemFields(): IDataObject {
+		return {
+			...(this.httpCode === undefined ? {} : { httpCode: String(this.httpCode) }),
+			notUploaded: true,
+			reason: this.reason,
+			retryAfter: this.retryAfter,
+		};
+	}
+}
+
+/** The service already has this file for this template (409), so no credit was used. */
+export class AlreadyUploadedError extends UploadError {
+	constructor(
+		node: INode,
+		message: string,
+		options: Options,
+		/** The scan that holds the file, when the node proved which one (content fingerprint). */
+		readonly scanId: number | undefined,
+	) {
+		super(node, message, options);
+	}
+
+	override itemFields(): IDataObject {
+		return {
+			httpCode: '409',
+			alreadyUploaded: true,
+			...(this.scanId === undefined ? {} : { scan_id: this.scanId }),
+		};
+	}
+}
+
+/** The upload's answer was lost and the node could not prove whether a scan was made. */
+export class OutcomeUnknownError extends UploadError {
+	constructor(
+		node: INode,
+		message: string,
+		options: Options,
+		/** Scans that may hold the file (same name, made since the upload was sent); undefined when unknown. */
+		readonly candidates: number[] | undefined,
+		/** A limit (429 / 402) that refused the re-send: the batch's uploads stop as for any limit. */
+		readonly limitStatus: number | undefined,
+	) {
+		super(node, message, options);
+	}
+
+	override itemFields(): IDataObject {
+		return { outcomeUnknown: true, candidateScanIds: this.candidates ?? null };
+	}
+}
+
+/** The scan of a file could not be told apart from others (several carry its proof). */
+export class AmbiguousScanError extends UploadError {
+	constructor(
+		node: INode,
+		message: string,
+		options: Options,
+		readonly candidates: number[],
+	) {
+		super(node, message, options);
+	}
+
+	override itemFields(): IDataObject {
+		return { candidateScanIds: this.candidates };
+	}
+}
+
+/** "Return Existing Scan": the service has the file, and no scan provably holds it. */
+export class NotProvenError extends UploadError {
+	constructor(
+		node: INode,
+		message: string,
+		options: Options,
+		/** Scans with the file's name but no content fingerprint: maybe it, not proof. */
+		readonly sameName: number[],
+	) {
+		super(node, message, options);
+	}
+
+	override itemFields(): IDataObject {
+		return { alreadyUploaded: true, sameNameScanIds: this.sameName };
+	}
+}
+
+/** A repeat of a file whose first item got no scan: not sent either. */
+export function sameFileFailed(
+	node: INode,
+	itemIndex: number,
+	lead: number,
+	error: unknown,
+): NotUploadedError {
+	const text = error instanceof Error ? error.message : String(error);
+	return new NotUploadedError(
+		node,
+		`Item ${itemIndex}: not uploaded: item ${lead} has the same file, and it got no scan (${text})`,
+		{
+			itemIndex,
+			description:
+				'The node sends a file once per batch and gives its scan to every item with that file. Nothing was sent for this item, so no credit was used; what happened to the file is in the error of its first item.',
+		},
+		error instanceof NotUploadedError ? error.reason : 'sameFile',
+		error instanceof NotUploadedError ? error.retryAfter : null,
+	);
+}
+
+export function idList(ids: unknown[]): string {
+	return ids.map(String).join(', ');
+}
+
+export function plural(count: number, one: string, many = `${one}s`): string {
+	return `${count} ${count === 1 ? one : many}`;
+}
+
+export function tooManyPagesError(
+	ctx: IExecuteFunctions,
+	request: ListingRequest,
+	maxPages = LISTING_MAX_PAGES,
+): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Item ${file.itemIndex}: the service says "${file.fileName}" was already uploaded with template ${file.templateId}, but no scan of that template carries this file's fingerprint (".ds-${fingerprint}") or its name`,
+		`Item ${request.itemIndex}: template ${request.templateId} has more than ${maxPages} pages of scans (${
+			maxPages * PAGE_SIZE
+		}); the node stopped looking for the scan of "${request.fileName}"`,
 		{
-			itemIndex: file.itemIndex,
-			description: `${CONTEXT.existing} The earlier upload was made under another file name and without "Return Existing Scan" (which adds the fingerprint to the name). ${how}`,
+			itemIndex: request.itemIndex,
+			description: `The service said this file was already uploaded with template ${request.templateId}, so no credit was used. The node reads the template's scans to find the one that holds the file, and stops after ${maxPages} pages so that a listing that never ends cannot run forever. Find the scan with Scan → Get Many (Filters: template), or upload to a template with fewer scans.`,
 		},
 	);
 }
 
-/** Neither attempt's outcome is known: tell the user what may exist before they upload again. */
-export function unknownOutcomeError(
-	ctx: IExecuteFunctions,
-	file: FileRef,
-	cause: unknown,
-	candidates: IDataObject[] | undefined,
-) {
-	const text = cause instanceof Error ? cause.message : String(cause);
-	const found =
-		candidates === undefined
-			? `Check with Scan → Get Many (template ${file.templateId}) whether a scan named "${file.fileName}" was created`
-			: candidates.length === 0
-				? `No scan named "${file.fileName}" was created for template ${file.templateId} since the upload was sent, as far as the listing showed; check again with Scan → Get Many`
-				: `Scans of template ${file.templateId} named "${file.fileName}" created since the upload was sent: ${idList(candidates)}. Check whether one of them is this document`;
-	const error = new NodeOperationError(
+export function restlessError(ctx: IExecuteFunctions, request: ListingRequest): NodeOperationError {
+	return new NodeOperationError(
 		ctx.getNode(),
-		`Item ${file.itemIndex}: the upload of "${file.fileName}" may or may not have been accepted: ${text}`,
+		`Item ${request.itemIndex}: the scans of template ${request.templateId} kept moving while the node looked for the scan of "${request.fileName}"`,
 		{
-			itemIndex: file.itemIndex,
-			description: `The service did not answer the upload, or refused it after an earlier attempt got no answer. ${found} before uploading again, so the document is not charged twice.`,
+			itemIndex: request.itemIndex,
+			description: `${MAX_REPEATS + 1} pages in a row held only scans already read: more scans were being added than could be paged through. Run the workflow again when fewer documents are being uploaded.`,
 		},
 	);
-	// A re-send refused for a limit: the batch's upload gate must close as for any other 429/402.
-	const status = httpStatusOf(cause);
-	if (status === 429 || status === 402) error.context.limitStatus = status;
-	return error;
 }
 
-/** The limit (429 or 402) that refused the re-send behind an unknown-outcome error, if any. */
-export function limitStatusOf(error: unknown): number | undefined {
-	if (!(error instanceof NodeOperationError)) return undefined;
-	const status = error.context.limitStatus;
-	return status === 429 || status === 402 ? status : undefined;
+export function pageIgnoredError(
+	ctx: IExecuteFunctions,
+	request: ListingRequest,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Item ${request.itemIndex}: the service answered page 2 of template ${request.templateId}'s scans with page 1 again, so the node could not look for the scan of "${request.fileName}" beyond the newest 25`,
+		{
+			itemIndex: request.itemIndex,
+			description: `The service said this file was already uploaded with template ${request.templateId}, so no credit was used. Either the template has exactly 25 scans, or the service ignores the page parameter; the two look the same, so the node does not take the file's scan as missing. Find it with Scan → Get Many (Filters: template).`,
+		},
+	);
 }

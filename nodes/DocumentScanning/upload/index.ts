@@ -1,3 +1,3 @@
-export { sendUpload, UPLOAD_ATTEMPTS } from './sendUpload';
-export type { UploadRequest } from './sendUpload';
-export { normalizedFileName, sameFileName } from './fileNames';
+export { UploadSession } from './session';
+export type { UploadOutcome } from './session';
+export { SERVICE_HOURLY_LIMIT } from './budget/window';

@@ -31,7 +31,7 @@ export function outputMode(options: IDataObject): ScanOutputMode {
  */
 export function handOff(
 	ctx: IExecuteFunctions,
-	scope: ExecutionScope,
+	scope: Pick<ExecutionScope<unknown>, 'poller'>,
 	{ scan, scanId, itemIndex, options, templateId }: HandOff,
 ): INodeExecutionData[] | Deferred {
 	const mode = outputMode(options);

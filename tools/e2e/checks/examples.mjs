@@ -85,7 +85,9 @@ async function invoiceLineItems(ctx) {
 }
 
 // The same example run again ("If Already Uploaded" = "Return Existing Scan") on a template with
-// 100 older scans: every upload answered 409, no credit, the same rows, the template listed once.
+// 100 older scans: no credit, the same rows. The check before the batch lists the last hour and
+// finds the first run's scans there (by their content fingerprint), so nothing needs sending; a
+// document sent anyway is answered 409, and the template's listing costs at most its pages.
 async function invoiceRerun(ctx, first) {
 	const sandbox = sandboxOf(ctx);
 	const api = sandboxApi(ctx.sandboxBaseUrl, ctx.apiKey);
@@ -103,9 +105,8 @@ async function invoiceRerun(ctx, first) {
 	const usedAfter = unwrap((await api('/account')).body)?.used_scans;
 	const pages = Math.ceil((100 + SAMPLE_INVOICES.length) / 25);
 	ctx.check(
-		'example "Invoices → line items → ERP" run again with "Return Existing Scan": no credit, the same rows, one listing of the template',
+		'example "Invoices → line items → ERP" run again with "Return Existing Scan": no credit, the same rows, nothing sent again',
 		ok &&
-			uploads.length === SAMPLE_INVOICES.length &&
 			uploads.every((r) => r.status === 409) &&
 			usedAfter === usedBefore &&
 			rows.length === first &&

@@ -4,13 +4,12 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { checkUploadFile, readUploadFile } from '../../upload/binary';
-import { checkBudget, SERVICE_HOURLY_LIMIT } from '../../upload/budget';
-import { sendUpload } from '../../upload';
-import { positiveId } from '../params';
+import { SERVICE_HOURLY_LIMIT, UploadSession } from '../../upload';
+import type { UploadOutcome } from '../../upload';
 import type { Deferred, ExecutionScope } from '../../execution/scope';
+import { isDeferred } from '../../execution/scope';
 import { toItems } from '../../execution/items';
 import { handOff } from '../../waiting/handOff';
 import {
@@ -48,13 +47,14 @@ const properties: INodeProperties[] = [
 				{
 					name: 'Error',
 					value: 'error',
-					description: 'Fail the item with the service\'s "already uploaded" error (HTTP 409)',
+					description:
+						'Fail the item: the service already has this file for this template (no credit is used)',
 				},
 				{
 					name: 'Return Existing Scan',
 					value: 'returnExisting',
 					description:
-						'Output the scan made earlier from the same file and template instead. The file is uploaded with a content fingerprint in its name (Invoice.ds-1a2b3c4d5e6f.pdf), which proves which scan holds it; a scan that only has the same name is never output. No credit is used.',
+						'Output the scan made earlier from the same file and template instead, proven by the content fingerprint in its stored name; a scan that only has the same name is never output. No credit is used.',
 				},
 			],
 			default: 'error',
@@ -62,13 +62,35 @@ const properties: INodeProperties[] = [
 				'What to do when the service says this file was already uploaded with this template',
 		},
 		{
+			displayName: 'File Name at the Service',
+			name: 'storedFileName',
+			type: 'options',
+			options: [
+				{
+					name: 'Add Content Fingerprint',
+					value: 'withFingerprint',
+					description:
+						'Invoice.pdf is stored as Invoice.ds-1a2b3c4d5e6f.pdf (the start of the file\'s SHA-256). The scan can then always be proven to hold this file: re-runs with "Return Existing Scan", an upload whose answer was lost, and the check before a batch find it.',
+				},
+				{
+					name: 'Keep Exact File Name',
+					value: 'asIs',
+					description:
+						'Invoice.pdf is stored as Invoice.pdf. Gives up proof: another document may have the same name, so the node cannot tell later which scan holds this file. "Return Existing Scan" does not work for it, an upload whose answer was lost ends in an error naming the scans that may be it, and a re-run counts it as a new upload.',
+				},
+			],
+			default: 'withFingerprint',
+			description:
+				'The name the service stores with the scan. Node version 1 (workflows saved before this option) keeps the exact name unless "If Already Uploaded" is "Return Existing Scan"; "Return Existing Scan" always adds the fingerprint.',
+		},
+		{
 			displayName: 'Hourly Upload Limit',
 			name: 'hourlyLimit',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: SERVICE_HOURLY_LIMIT },
 			default: SERVICE_HOURLY_LIMIT,
 			description:
-				'Uploads per rolling hour this node may fill, counting every upload of the account (other clients too). The service allows 200; a lower value leaves room for other clients. Before the first upload the node checks this and the credit: a batch that does not fit fails before any upload, or with Continue On Fail the documents that fit go and the others get a "not uploaded" item with "retryAfter".',
+				'Uploads per rolling hour this node may fill, counting every upload of the account (other clients too): 1 to 200, the service\'s limit (a larger value counts as 200). A lower value leaves room for other clients. Before the first upload the node checks this and the credit: a batch that does not fit fails before any upload, or with Continue On Fail the documents that fit go and the others get a "not uploaded" item with "retryAfter".',
 		},
 		{
 			...outputOption,
@@ -82,89 +104,95 @@ const displayOptions = { show: { resource: ['scan'], operation: ['upload'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-function templateOf(ctx: IExecuteFunctions, itemIndex: number): number {
-	return positiveId(
-		ctx,
-		ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true }),
-		itemIndex,
-		'Template',
-	);
-}
-
-function binaryPropertyOf(ctx: IExecuteFunctions, itemIndex: number): string {
-	return ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+/** The execution's uploads, made before the first item is looked at. */
+export function createState(this: IExecuteFunctions): UploadSession {
+	return new UploadSession();
 }
 
 /**
- * Local checks of one item before any item is uploaded: the template ID, and the file
- * (present, non-empty, type, 20 MB). The bytes read here are not kept: only the files in
- * flight are held in memory, and `execute` reads each one again when its turn comes.
+ * "Hourly Upload Limit": a whole number from 1; above the service's 200 it counts as 200. The
+ * value of the first item applies to the batch.
  */
-export async function validate(this: IExecuteFunctions, itemIndex: number): Promise<void> {
-	templateOf(this, itemIndex);
-	await checkUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
+function hourlyLimitOf(ctx: IExecuteFunctions, itemIndex: number): number {
+	const raw = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).hourlyLimit;
+	if (raw === undefined || raw === null || raw === '') return SERVICE_HOURLY_LIMIT;
+	const value = Number(raw);
+	if (!Number.isInteger(value) || value < 1) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Item ${itemIndex}: the option "Hourly Upload Limit" must be a whole number from 1 to ${SERVICE_HOURLY_LIMIT}, got "${String(raw)}"`,
+			{
+				itemIndex,
+				description:
+					'It is the number of uploads per rolling hour the node may fill; the service allows 200. Nothing was uploaded and no credit was used.',
+			},
+		);
+	}
+	return Math.min(value, SERVICE_HOURLY_LIMIT);
 }
 
-/** Before the first upload: the credit and hourly uploads left decide which items go. */
+/**
+ * Local checks of one item before any item is uploaded: the template ID, the options, and the
+ * file (present, non-empty, type, 20 MB; its SHA-256 when needed before sending).
+ */
+export async function validate(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	scope: ExecutionScope<UploadSession>,
+): Promise<void> {
+	hourlyLimitOf(this, itemIndex);
+	await scope.state.prepare(this, itemIndex);
+}
+
+/** Before the first upload: the batch's repeats, the credit and the hourly uploads left. */
 export async function beforeRequests(
 	this: IExecuteFunctions,
 	ready: number[],
-	scope: ExecutionScope,
+	scope: ExecutionScope<UploadSession>,
 ): Promise<Map<number, Error>> {
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const hourlyLimit = Math.max(
-		1,
-		Math.floor(Number(options.hourlyLimit ?? SERVICE_HOURLY_LIMIT)) || SERVICE_HOURLY_LIMIT,
-	);
-	scope.uploadGate = await checkBudget.call(this, ready, hourlyLimit);
-	return new Map();
+	return await scope.state.begin(this, ready, hourlyLimitOf(this, 0));
 }
 
-/** A limit hit during the uploads: the node's error names the scans the execution got. */
+/** The node stops: its error names every scan the execution created. */
 export async function onStop(
 	this: IExecuteFunctions,
 	error: unknown,
-	scope: ExecutionScope,
+	scope: ExecutionScope<UploadSession>,
 ): Promise<unknown> {
-	return (await scope.uploadGate?.stopError(this, error)) ?? error;
+	return await scope.state.stopError(this, error);
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	scope: ExecutionScope,
+	scope: ExecutionScope<UploadSession>,
 ): Promise<INodeExecutionData[] | Deferred> {
-	const templateId = templateOf(this, itemIndex);
-	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-
-	const gate = scope.uploadGate;
-	await gate?.enter(this, itemIndex);
-	let fileName: string | undefined;
-	let scan: IDataObject;
-	try {
-		const file = await readUploadFile.call(this, itemIndex, binaryPropertyOf(this, itemIndex));
-		fileName = file.fileName;
-		scan = await sendUpload.call(this, {
-			templateId,
-			file,
-			itemIndex,
-			returnExisting: options.onDuplicate === 'returnExisting',
-			scope,
+	const session = scope.state;
+	// A repeat of an earlier item's file waits for that item, holding no request slot.
+	if (session.isRepeat(itemIndex)) {
+		const later = session.repeat(this, itemIndex).then(async (outcome) => {
+			const output = outputOf(this, scope, itemIndex, outcome);
+			return isDeferred(output) ? await output.later : output;
 		});
-	} catch (error) {
-		// Without a file name nothing was sent.
-		gate?.settle(itemIndex, fileName ?? '', { error, sent: fileName !== undefined });
-		throw (await gate?.onFailure(this, itemIndex, error)) ?? error;
+		return { later };
 	}
-	gate?.settle(itemIndex, fileName ?? '', { scan });
-	if (!wait) return toItems([scan], itemIndex);
+	return outputOf(this, scope, itemIndex, await session.upload(this, itemIndex));
+}
 
-	return handOff(this, scope, {
+/** The item's output: the scan as it is, or, with "Wait for Completion", once it is final. */
+function outputOf(
+	ctx: IExecuteFunctions,
+	scope: ExecutionScope<UploadSession>,
+	itemIndex: number,
+	{ scan }: UploadOutcome,
+): INodeExecutionData[] | Deferred {
+	if (!ctx.getNodeParameter('waitForCompletion', itemIndex, false))
+		return toItems([scan], itemIndex);
+	return handOff(ctx, scope, {
 		scan,
 		scanId: Number(scan.id),
 		itemIndex,
-		options,
-		templateId: Number(scan.template_id ?? templateId),
+		options: ctx.getNodeParameter('options', itemIndex, {}) as IDataObject,
+		templateId: Number(scan.template_id) || undefined,
 	});
 }

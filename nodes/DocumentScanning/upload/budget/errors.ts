@@ -1,6 +1,7 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { NotUploadedError, plural } from '../errors';
 import type { Hold, HoldReason, Plan } from './plan';
 
 /** Service time as ISO 8601 (UTC). */
@@ -8,21 +9,19 @@ export function iso(ms: number | undefined): string | null {
 	return ms === undefined ? null : new Date(ms).toISOString();
 }
 
-export interface CreatedScan {
-	itemIndex: number;
-	fileName: string;
-	scanId: unknown;
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-	return `${count} ${count === 1 ? one : many}`;
+/** What the check before the first upload left out of the count, for its messages. */
+export interface NotCounted {
+	/** Documents the service provably has already (their scans carry the file's fingerprint). */
+	alreadyScanned: number;
+	/** Items with the same file as an earlier item of the batch. */
+	repeats: number;
 }
 
 function shortage(plan: Plan, hourlyLimit: number): string[] {
 	const parts: string[] = [];
 	if (plan.slotsLeft < plan.documents) {
 		parts.push(
-			`${plural(plan.slotsLeft, 'upload')} of the ${hourlyLimit} per rolling hour ${plan.slotsLeft === 1 ? 'is' : 'are'} left (the next free up at ${iso(plan.nextSlotAt)}, service time)`,
+			`${plural(plan.slotsLeft, 'upload')} of the ${hourlyLimit} per rolling hour ${plan.slotsLeft === 1 ? 'is' : 'are'} left (the next free for certain at ${iso(plan.nextSlotAt)}, service time)`,
 		);
 	}
 	if (plan.credits !== undefined && plan.credits < plan.documents) {
@@ -31,31 +30,38 @@ function shortage(plan: Plan, hourlyLimit: number): string[] {
 	return parts;
 }
 
+function needs(plan: Plan, notCounted: NotCounted): string {
+	const skipped: string[] = [];
+	if (notCounted.alreadyScanned > 0)
+		skipped.push(`${notCounted.alreadyScanned} the service already has`);
+	if (notCounted.repeats > 0)
+		skipped.push(`${plural(notCounted.repeats, 'repeat')} of another item`);
+	return skipped.length === 0
+		? ''
+		: ` (${plural(plan.documents, 'new upload')}: ${skipped.join(' and ')} need none)`;
+}
+
 /** Without Continue On Fail: the batch cannot go through whole, and nothing was sent. */
 export function batchTooLargeError(
 	node: INode,
 	plan: Plan,
 	hourlyLimit: number,
+	documents: number,
+	notCounted: NotCounted,
 ): NodeOperationError {
 	const creditShort = plan.credits !== undefined && plan.credits < plan.documents;
 	const later = creditShort
 		? 'Top up the account in the application, or upload fewer documents.'
-		: `All ${plan.documents} fit from ${iso(plan.allFitAt)} (service time), if no other upload comes in between.`;
+		: plan.allFitAt === undefined
+			? `A batch that needs more than ${hourlyLimit} uploads never fits in one rolling hour: split it into batches of at most ${hourlyLimit}, or use Continue On Fail below and run it again hourly (with "If Already Uploaded" set to "Return Existing Scan", the documents already scanned take no upload).`
+			: `All ${plan.documents} fit from ${iso(plan.allFitAt)} (service time), if no other upload comes in between.`;
 	const error = new NodeOperationError(
 		node,
-		`The batch of ${plural(plan.documents, 'document')} cannot be uploaded whole: ${shortage(plan, hourlyLimit).join(', and ')}. No document was uploaded`,
+		`The batch of ${plural(documents, 'document')}${needs(plan, notCounted)} cannot be uploaded whole: ${shortage(plan, hourlyLimit).join(', and ')}. No document was uploaded`,
 		{
 			description: `The node checks the account's credit and hourly uploads before the first upload, so nothing was sent and no credit was used. ${later} To upload the ${plural(plan.fits, 'document')} that fit now and get the others back as "not uploaded" items with a "retryAfter" time, turn on the node setting "On Error: Continue" (Continue On Fail).`,
 		},
 	);
-	Object.assign(error.context, {
-		notUploaded: true,
-		documents: plan.documents,
-		fits: plan.fits,
-		hourlySlotsLeft: plan.slotsLeft,
-		creditsLeft: plan.credits ?? null,
-		retryAfter: creditShort ? null : iso(plan.nextSlotAt),
-	});
 	return error;
 }
 
@@ -64,28 +70,34 @@ const REASON_TEXT: Record<HoldReason, string> = {
 	credit: 'the scan credit',
 };
 
-/** With Continue On Fail: one document the pre-check held back. */
+function retryText(hold: Hold): string {
+	if (hold.reason === 'credit') return 'Retry after topping up the account.';
+	return hold.retryAfter === undefined
+		? 'A retry can succeed once the documents held before it were uploaded and an hour has passed.'
+		: `A retry can succeed from ${iso(hold.retryAfter)} (service time).`;
+}
+
+/** With Continue On Fail: one document the check before the first upload held back. */
 export function heldBackError(
 	node: INode,
 	itemIndex: number,
 	plan: Plan,
 	hold: Hold,
 	hourlyLimit: number,
-): NodeOperationError {
+): NotUploadedError {
 	const left =
 		hold.reason === 'credit'
 			? `the account has ${plural(plan.credits ?? 0, 'scan credit')} left`
 			: `${plural(plan.slotsLeft, 'upload')} of the ${hourlyLimit} per rolling hour ${plan.slotsLeft === 1 ? 'was' : 'were'} left`;
-	const when =
-		hold.retryAfter === undefined
-			? 'Retry after topping up the account.'
-			: `A retry can succeed from ${iso(hold.retryAfter)} (service time).`;
-	return notUploaded(
+	return new NotUploadedError(
 		node,
-		itemIndex,
-		hold,
-		`Item ${itemIndex}: not uploaded: ${REASON_TEXT[hold.reason]} is used up (${left} for ${plural(plan.documents, 'document')})`,
-		`The node uploaded the ${plural(plan.fits, 'document')} that fit, in item order, and sent nothing for this one, so no credit was used. ${when}`,
+		`Item ${itemIndex}: not uploaded: ${REASON_TEXT[hold.reason]} is used up (${left} for ${plural(plan.documents, 'new upload')})`,
+		{
+			itemIndex,
+			description: `The node uploaded the ${plural(plan.fits, 'document')} that fit, in item order, and sent nothing for this one, so no credit was used. ${retryText(hold)}`,
+		},
+		hold.reason,
+		iso(hold.retryAfter),
 	);
 }
 
@@ -95,99 +107,53 @@ export function stoppedError(
 	itemIndex: number,
 	hold: Hold,
 	status: number,
-): NodeOperationError {
-	const when =
-		hold.retryAfter === undefined
-			? hold.reason === 'credit'
-				? 'Retry after topping up the account.'
-				: 'Retry in an hour at the latest.'
-			: `A retry can succeed from ${iso(hold.retryAfter)} (service time).`;
-	return notUploaded(
+): NotUploadedError {
+	return new NotUploadedError(
 		node,
-		itemIndex,
-		hold,
 		`Item ${itemIndex}: not uploaded: the service refused an upload of this execution (HTTP ${status}, ${REASON_TEXT[hold.reason]}), so the node sent no further upload`,
-		`Another client of the account probably used the remaining ${hold.reason === 'credit' ? 'credit' : 'hourly uploads'} after the node's check. Nothing was sent for this item, so no credit was used. ${when}`,
+		{
+			itemIndex,
+			description: `Another client of the account probably used the remaining ${hold.reason === 'credit' ? 'credit' : 'hourly uploads'} after the node's check. Nothing was sent for this item, so no credit was used. ${retryText(hold)}`,
+		},
+		hold.reason,
+		iso(hold.retryAfter),
 	);
 }
 
-function notUploaded(
+/** With Continue On Fail: the service refused this item's upload for a limit (429 / 402). */
+export function refusedError(
 	node: INode,
 	itemIndex: number,
-	hold: Hold,
-	message: string,
-	description: string,
-): NodeOperationError {
-	const error = new NodeOperationError(node, message, { itemIndex, description });
-	Object.assign(error.context, {
-		notUploaded: true,
-		reason: hold.reason,
-		retryAfter: iso(hold.retryAfter),
-	});
-	return error;
-}
-
-/** Without Continue On Fail: a limit was hit anyway; names every scan the execution holds. */
-export function limitHitError(
-	node: INode,
 	cause: Error,
-	itemIndex: number,
 	hold: Hold,
 	status: number,
-	created: CreatedScan[],
-): NodeOperationError {
-	const when =
-		hold.retryAfter === undefined
-			? hold.reason === 'credit'
-				? 'Top up the account before uploading the rest.'
-				: ''
-			: `More uploads can succeed from ${iso(hold.retryAfter)} (service time).`;
-	const scans = createdScansText(created);
-	const error = new NodeOperationError(
+): NotUploadedError {
+	const said = (cause as { description?: string | null }).description;
+	return new NotUploadedError(
 		node,
-		`Item ${itemIndex}: the service refused the upload (HTTP ${status}: ${cause.message.replace(/ \(item \d+\)$/, '')}) after this execution got ${plural(created.length, 'scan')}; no further upload was sent`,
+		cause.message,
+		{
+			itemIndex,
+			description: `${said ? `${said} ` : ''}The service refused the upload (HTTP ${status}), so no credit was used and the node sent no further upload in this execution. ${retryText(hold)}`,
+		},
+		hold.reason,
+		iso(hold.retryAfter),
+		status,
+	);
+}
+
+/** With Continue On Fail: the check of the limits failed, so no document of the batch was sent. */
+export function limitsCheckError(node: INode, itemIndex: number, cause: unknown): NotUploadedError {
+	const text = cause instanceof Error ? cause.message : String(cause);
+	return new NotUploadedError(
+		node,
+		`Item ${itemIndex}: not uploaded: the check of the account's credit and hourly uploads failed: ${text}`,
 		{
 			itemIndex,
 			description:
-				`Another client of the account probably used the ${hold.reason === 'credit' ? 'remaining credit' : 'remaining hourly uploads'} after the node's check. ${scans} ${when}`.trim(),
+				"Before the first upload of a batch the node reads the account (GET /account) and the last hour's scans (GET /scans). That failed, so nothing was uploaded and no credit was used. Run the workflow again; the error above says what the service answered.",
 		},
+		'limitsCheck',
+		null,
 	);
-	Object.assign(error.context, {
-		notUploaded: true,
-		reason: hold.reason,
-		retryAfter: iso(hold.retryAfter),
-		createdScans: createdScansContext(created),
-	});
-	return error;
-}
-
-/** The scans an execution got before it stopped, for an error's description. */
-function createdScansText(created: CreatedScan[]): string {
-	if (created.length === 0) return 'This execution created no scan before it stopped.';
-	const list = created.map(
-		(scan) => `"${scan.fileName}" → scan ${String(scan.scanId)} (item ${scan.itemIndex})`,
-	);
-	return `Scans this execution already has, file name → scan ID: ${list.join('; ')}. Get them with Scan → Get by these IDs, or run the batch again with "If Already Uploaded" set to "Return Existing Scan" (no credit is used for a file the service already has).`;
-}
-
-function createdScansContext(created: CreatedScan[]): IDataObject[] {
-	return created.map((scan) => ({
-		itemIndex: scan.itemIndex,
-		fileName: scan.fileName,
-		scanId: scan.scanId as number,
-	}));
-}
-
-/**
- * The stop error when the limit refused a re-send after a lost answer: that item's own error
- * (its outcome is unknown, and it names the scans it may have created), plus the scans the
- * execution got, so nothing is reported as "not uploaded" that may have been.
- */
-export function withCreatedScans(
-	error: NodeOperationError,
-	created: CreatedScan[],
-): NodeOperationError {
-	error.description = `${error.description ?? ''} ${createdScansText(created)}`.trim();
-	error.context.createdScans = createdScansContext(created);
-	return error;
 }

@@ -1,4 +1,4 @@
-import { HOUR_MS } from './window';
+import { HOUR_MS, SECOND_ROUNDING_MS } from './window';
 
 /** What the node knows of the account's limits before the first upload of an execution. */
 export interface Limits {
@@ -8,7 +8,7 @@ export interface Limits {
 	hourlyLimit: number;
 	/** The service's time of the count. */
 	serverNow: number;
-	/** Creation times of the uploads in the last hour, oldest first (service clock). */
+	/** Creation times of the uploads that may still be in the rolling hour, oldest first (service clock). */
 	times: number[];
 }
 
@@ -16,54 +16,62 @@ export type HoldReason = 'hourlyLimit' | 'credit';
 
 export interface Hold {
 	reason: HoldReason;
-	/** When a retry can succeed (service clock, epoch ms); undefined for credit (it does not come back by waiting). */
+	/**
+	 * From when a retry can succeed (service clock, epoch ms): the moment the slot it needs is
+	 * free for certain. Undefined for credit (it does not come back by waiting).
+	 */
 	retryAfter: number | undefined;
 }
 
 export interface Plan {
+	/** New uploads the batch needs (documents the service already has and repeats excluded). */
 	documents: number;
-	/** Documents that can be uploaded now. */
+	/** Uploads that can be made now. */
 	fits: number;
 	slotsLeft: number;
 	credits: number | undefined;
-	/** Why the document at `position` (0-based among the documents) waits, or undefined when it fits. */
-	holdOf(position: number): Hold | undefined;
-	/** When the next hourly slot frees up (service clock, epoch ms). */
+	/** When the next hourly slot is free for certain (service clock, epoch ms). */
 	nextSlotAt: number;
-	/** When the whole batch fits in the hourly limit (service clock), if the credit suffices. */
-	allFitAt: number;
+	/**
+	 * When every upload of the batch fits in the hourly limit (service clock), if the credit
+	 * suffices; undefined when the batch needs more uploads than the hourly limit allows at all.
+	 */
+	allFitAt: number | undefined;
 }
 
 /**
- * Decides which of `documents` uploads fit now. Every document counts as one upload and one
- * credit (a file the service already has may turn out free, but the service checks the limit
- * before it says so). The k-th document past the free slots can go when the k-th oldest upload
- * of the window leaves it (its creation + 1 hour); past the window's uploads, when this batch's
- * own uploads leave it.
+ * When the upload at `position` past the free slots (0-based) can go: when the upload of the
+ * window it waits for has left the rolling hour for certain. `times` holds every upload of the
+ * window, this execution's own included once they were made; past them, the uploads before it
+ * in this batch must have gone and left the hour first, so the time is not known yet
+ * (undefined).
+ */
+export function slotFreeAt(times: number[], hourlyLimit: number, position: number) {
+	const index = Math.max(0, times.length - hourlyLimit) + position;
+	return index < times.length ? times[index] + HOUR_MS + SECOND_ROUNDING_MS : undefined;
+}
+
+/**
+ * Decides how many of `documents` new uploads fit now: the hourly slots left and the credit,
+ * whichever is fewer. A `created_at` shows whole seconds, so an upload shown at 12:00:00 may
+ * have been made until 12:00:00.999: a slot is promised free one second after the hour has
+ * passed from the time shown (SECOND_ROUNDING_MS), never earlier than it is.
  */
 export function planBudget(limits: Limits, documents: number): Plan {
 	const count = limits.times.length;
 	const slotsLeft = Math.max(0, limits.hourlyLimit - count);
 	const credits = limits.credits === undefined ? undefined : Math.max(0, limits.credits);
 	const fits = Math.min(documents, slotsLeft, credits ?? Infinity);
-	// Uploads that must leave the window before one more fits.
-	const over = Math.max(0, count - limits.hourlyLimit);
-	const freeAt = (k: number) => {
-		const index = over + k;
-		return index < count ? limits.times[index] + HOUR_MS : limits.serverNow + HOUR_MS;
-	};
+	const later = (position: number) =>
+		slotFreeAt(limits.times, limits.hourlyLimit, position) ??
+		limits.serverNow + HOUR_MS + SECOND_ROUNDING_MS;
 	return {
 		documents,
 		fits,
 		slotsLeft,
 		credits,
-		nextSlotAt: freeAt(0),
-		allFitAt: freeAt(Math.max(0, documents - slotsLeft - 1)),
-		holdOf(position) {
-			if (position < fits) return undefined;
-			if (credits !== undefined && position >= credits)
-				return { reason: 'credit', retryAfter: undefined };
-			return { reason: 'hourlyLimit', retryAfter: freeAt(position - slotsLeft) };
-		},
+		nextSlotAt: later(0),
+		allFitAt:
+			documents > limits.hourlyLimit ? undefined : later(Math.max(0, documents - slotsLeft - 1)),
 	};
 }

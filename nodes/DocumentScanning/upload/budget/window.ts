@@ -6,13 +6,23 @@ import { apiRequestFull, endsListing, PAGE_SIZE, unwrapList } from '../../../sha
 
 /** The service's rolling window (spec: scans per rolling hour). */
 export const HOUR_MS = 60 * 60 * 1000;
+/** The service's limit: 200 scans per rolling hour per account. */
+export const SERVICE_HOURLY_LIMIT = 200;
+/**
+ * `created_at` and the `Date` header show whole seconds: a time shown may be up to a second
+ * early. The count keeps every upload that may still be in the hour, and a slot is promised
+ * free only once it is free for certain.
+ */
+export const SECOND_ROUNDING_MS = 1000;
 
 /** The uploads of the account in the rolling hour, on the service's clock. */
 export interface HourWindow {
 	/** The service's time when the listing was read (its `Date` header; the local clock without one). */
 	serverNow: number;
-	/** Creation times (service clock, epoch ms) of the scans created in the last hour, oldest first. */
+	/** Creation times (service clock, epoch ms) of the scans that may still be in the hour, oldest first. */
 	times: number[];
+	/** Every scan the count read (newest first): the hour's uploads and the page past them. */
+	scans: IDataObject[];
 	/** Listing requests this count took. */
 	pages: number;
 }
@@ -25,15 +35,16 @@ export function serverTimeOf(headers: IDataObject | undefined): number | undefin
 }
 
 /**
- * Pure part of the count: the scans of one page that lie in the hour before `serverNow`.
- * A scan without a readable `created_at` counts as created now (it may be recent, and the
- * node must not overestimate what is left). Returns whether every scan of the page is older.
+ * Pure part of the count: the scans of one page that may still lie in the hour before
+ * `serverNow`. A scan without a readable `created_at` counts as created now (it may be recent,
+ * and the node must not overestimate what is left). Returns whether every scan of the page is
+ * older for certain.
  */
 export function inWindow(
 	scans: IDataObject[],
 	serverNow: number,
 ): { times: number[]; allOlder: boolean } {
-	const cutoff = serverNow - HOUR_MS;
+	const cutoff = serverNow - HOUR_MS - SECOND_ROUNDING_MS;
 	const times: number[] = [];
 	let allOlder = scans.length > 0;
 	for (const scan of scans) {
@@ -49,16 +60,17 @@ export function inWindow(
 
 /**
  * Counts the account's uploads of the last rolling hour from GET /scans (all templates,
- * newest first), on the service's clock (`Date` header of page 1). Pages are read until a
- * page holds only older scans (one page past the first older scan, so a listing whose
- * order is slightly off is still counted), or the listing ends. A listing that still holds
- * recent scans after three times the limit is an error, not a guess.
+ * newest first), on the service's clock (`Date` header of page 1). Each page is requested
+ * after the one before came back, so scans added meanwhile only repeat, never hide one; pages
+ * are read until a page holds only older scans, or the listing ends. Whatever limit the node
+ * keeps to, the service lets every client of the account make 200 uploads an hour, so a listing
+ * that still holds recent scans after three times that many is an error, not a guess.
  */
-export async function readHourWindow(this: ApiContext, hourlyLimit: number): Promise<HourWindow> {
-	// Far more pages than a full hour can fill: 3x the limit, plus the page past the hour.
-	const maxPages = Math.ceil((3 * hourlyLimit) / PAGE_SIZE) + 2;
+export async function readHourWindow(this: ApiContext): Promise<HourWindow> {
+	const maxPages = Math.ceil((3 * SERVICE_HOURLY_LIMIT) / PAGE_SIZE) + 2;
 	const seen = new Set<unknown>();
 	const times: number[] = [];
+	const scans: IDataObject[] = [];
 	let serverNow = Date.now();
 	for (let pageNumber = 1; ; pageNumber++) {
 		if (pageNumber > maxPages) {
@@ -66,7 +78,7 @@ export async function readHourWindow(this: ApiContext, hourlyLimit: number): Pro
 				this.getNode(),
 				`The scans listing shows more than ${times.length} scans created in the last hour; the node could not count the account's hourly uploads`,
 				{
-					description: `The hourly limit is ${hourlyLimit} uploads per rolling hour. So many recent scans mean the listing's creation times or the service's clock (its Date header) are off; no document was uploaded. Check with Scan → Get Many.`,
+					description: `The service allows ${SERVICE_HOURLY_LIMIT} uploads per rolling hour. So many recent scans mean the listing's creation times or the service's clock (its Date header) are off; no document was uploaded. Check with Scan → Get Many.`,
 				},
 			);
 		}
@@ -78,14 +90,15 @@ export async function readHourWindow(this: ApiContext, hourlyLimit: number): Pro
 		if (pageNumber === 1) serverNow = serverTimeOf(response.headers) ?? serverNow;
 		const page = unwrapList(response.body);
 		const fresh = page.items.filter((scan) => {
-			if (seen.has(scan.id)) return false;
+			if (typeof scan !== 'object' || scan === null || seen.has(scan.id)) return false;
 			seen.add(scan.id);
 			return true;
 		});
+		scans.push(...fresh);
 		const found = inWindow(fresh, serverNow);
 		times.push(...found.times);
 		if (found.allOlder || fresh.length === 0 || endsListing(page, pageNumber)) {
-			return { serverNow, times: times.sort((a, b) => a - b), pages: pageNumber };
+			return { serverNow, times: times.sort((a, b) => a - b), scans, pages: pageNumber };
 		}
 	}
 }

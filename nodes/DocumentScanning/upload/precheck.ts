@@ -1,0 +1,128 @@
+/**
+ * The check before the first upload of a batch: the account's credit (GET /account) and the
+ * last hour's uploads (GET /scans, service clock) decide how many new uploads fit. What the
+ * hour's listing shows is used twice: documents whose scan is among those scans (proven by the
+ * content fingerprint in its name) are already scanned and need no upload, no credit and no
+ * hourly slot. When the batch still does not fit, the templates' listings are read from the top
+ * until enough of the remaining documents are proven already scanned (or the listings end): a
+ * batch of new documents, the usual case, costs no more than the hour's pages.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest, PAGE_SIZE } from '../../shared/transport';
+import type { NotCounted } from './budget/errors';
+import { batchTooLargeError } from './budget/errors';
+import { LimitsGate } from './budget/gate';
+import type { Plan } from './budget/plan';
+import { planBudget } from './budget/plan';
+import { readHourWindow, SERVICE_HOURLY_LIMIT } from './budget/window';
+import type { PreparedUpload } from './prepare';
+import type { TemplateIndexes } from './templateScans';
+
+/** Pages the proof read goes on after the pages the batch's documents fill (see below). */
+const PROOF_EXTRA_PAGES = 2;
+
+export interface Precheck {
+	gate: LimitsGate;
+	/** Documents the service provably has already, by item: their scan. */
+	known: Map<number, IDataObject>;
+}
+
+/** The one scan that carries the upload's fingerprint among what is known, if exactly one does. */
+export function provenScan(
+	indexes: TemplateIndexes,
+	upload: PreparedUpload,
+): IDataObject | undefined {
+	if (upload.fingerprint === undefined) return undefined;
+	const proven = indexes.of(upload.templateId).proven(upload.fingerprint);
+	return proven.length === 1 ? proven[0] : undefined;
+}
+
+/**
+ * `leads` are the batch's uploads, one per file (repeats of a file are not sent, so not
+ * counted), in item order; `repeats` counts the others. Without Continue On Fail a batch whose
+ * new uploads do not fit fails here, before any upload; with it, the gate lets uploads through
+ * while the budget lasts and holds the others back.
+ */
+export async function checkBeforeUploads(
+	ctx: IExecuteFunctions,
+	leads: PreparedUpload[],
+	repeats: number,
+	hourlyLimit: number,
+	indexes: TemplateIndexes,
+): Promise<Precheck> {
+	const known = new Map<number, IDataObject>();
+	// One document needs no check (a refused upload uses no credit, and its error says why),
+	// unless the node keeps to a lower hourly limit than the service's.
+	if (leads.length === 0 || (leads.length === 1 && hourlyLimit >= SERVICE_HOURLY_LIMIT))
+		return { gate: new LimitsGate(hourlyLimit), known };
+
+	const [balance, window] = await Promise.all([
+		apiRequest.call(ctx, { method: 'GET', path: '/account' }),
+		readHourWindow.call(ctx),
+	]);
+	const templates = new Set(leads.map((upload) => upload.templateId));
+	indexes.addAll(window.scans, templates);
+	const remaining = Number(balance.remaining_scans);
+	const credits =
+		balance.remaining_scans !== null && Number.isFinite(remaining) ? remaining : undefined;
+	const plan = (): Plan => {
+		known.clear();
+		for (const upload of leads) {
+			const scan = provenScan(indexes, upload);
+			if (scan) known.set(upload.itemIndex, scan);
+		}
+		return planBudget(
+			{ credits, hourlyLimit, serverNow: window.serverNow, times: window.times },
+			leads.length - known.size,
+		);
+	};
+
+	let current = plan();
+	// Not enough for the new ones: the documents the hour's scans did not prove may be older
+	// scans, most likely near the top (made by the runs just before). Each template's listing is
+	// read from the top while the batch does not fit, for as many pages as its documents fill
+	// and two more, and one more for every page that proved a document; a document not proven
+	// then counts as new (its upload is answered 409 if it is not: no credit either way).
+	for (const templateId of templates) {
+		if (current.fits >= current.documents) break;
+		const unproven = leads.filter(
+			(upload) =>
+				upload.templateId === templateId &&
+				upload.fingerprint !== undefined &&
+				!known.has(upload.itemIndex),
+		);
+		if (unproven.length === 0) continue;
+		let pages = 0;
+		let budget = Math.ceil(unproven.length / PAGE_SIZE) + PROOF_EXTRA_PAGES;
+		let proven = known.size;
+		await indexes.of(templateId).readUntil(
+			ctx,
+			() => {
+				current = plan();
+				if (known.size > proven) budget++;
+				proven = known.size;
+				return (
+					current.fits >= current.documents ||
+					unproven.every((upload) => known.has(upload.itemIndex)) ||
+					pages++ >= budget
+				);
+			},
+			{ templateId, itemIndex: unproven[0].itemIndex, fileName: unproven[0].file.fileName },
+		);
+		current = plan();
+	}
+
+	if (current.fits >= current.documents)
+		return { gate: new LimitsGate(hourlyLimit, undefined, window.times), known };
+	const notCounted: NotCounted = { alreadyScanned: known.size, repeats };
+	if (!ctx.continueOnFail())
+		throw batchTooLargeError(
+			ctx.getNode(),
+			current,
+			hourlyLimit,
+			leads.length + repeats,
+			notCounted,
+		);
+	return { gate: new LimitsGate(hourlyLimit, current, window.times), known };
+}

@@ -1,0 +1,120 @@
+/**
+ * One page of GET /scans read on its own, each after the one before came back: the reads of
+ * the upload path (the template's scans, the newest scans since a moment). Scans are never
+ * deleted and never change template, so between two such reads scans can only be added (at the
+ * top, or lower down when one becomes visible late): a scan moves down, never up, and a page
+ * read after the one before it repeats scans but never hides one.
+ *
+ * Where the spec does not say what a page past the end looks like, every reading ends the
+ * listing there: empty or short (the spec's own), `meta` / `links` saying so, a 404 or 422
+ * for a page after page 1, or the last page served again (a server that clamps `page`).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequestFull, endsListing, unwrapList } from '../../shared/transport';
+import { serverTimeOf } from './budget/window';
+import { latin1Repaired, normalizedFileName } from './fileNames';
+import { withoutFingerprint } from './fingerprint';
+
+/**
+ * Guard against a listing that never ends: at most this many pages of one template's scans
+ * (25 each: 100,000 scans) are read to find a file's scan. Real accounts stay far below it.
+ */
+export const LISTING_MAX_PAGES = 4000;
+
+/** Pages in a row holding only scans already read, beyond which the listing is not trusted. */
+export const MAX_REPEATS = 3;
+
+export interface ScanPage {
+	items: IDataObject[];
+	/** Nothing comes after this page. */
+	last: boolean;
+	/** The service's clock when it answered (`Date` header), if it sent one. */
+	serverTime?: number;
+}
+
+/** Statuses that mean "no such page" for a page after the first (spec: not shown). */
+const PAST_END = [404, 422];
+
+export async function readScanPage(
+	ctx: IExecuteFunctions,
+	qs: IDataObject,
+	pageNumber: number,
+	itemIndex: number,
+): Promise<ScanPage> {
+	const response = await apiRequestFull.call(ctx, {
+		method: 'GET',
+		path: '/scans',
+		qs: { ...qs, page: pageNumber },
+		itemIndex,
+		passStatuses: pageNumber > 1 ? PAST_END : undefined,
+	});
+	if (response.statusCode >= 300) return { items: [], last: true };
+	const page = unwrapList(response.body);
+	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
+	return {
+		items,
+		last: endsListing({ ...page, items }, pageNumber),
+		serverTime: serverTimeOf(response.headers),
+	};
+}
+
+/** A scan's ID as text, or undefined without a usable one. */
+export function idKey(scan: IDataObject): string | undefined {
+	return scan.id === undefined || scan.id === null || scan.id === '' ? undefined : String(scan.id);
+}
+
+/** Whether `page` holds exactly the scans `before` held, in the same order (a page served again). */
+export function samePage(page: IDataObject[], before: IDataObject[] | undefined): boolean {
+	return (
+		before !== undefined &&
+		page.length > 0 &&
+		page.length === before.length &&
+		page.every((scan, index) => idKey(scan) !== undefined && idKey(scan) === idKey(before[index]))
+	);
+}
+
+export interface ListingRequest {
+	templateId: number;
+	itemIndex: number;
+	/** Names what the user configured in errors (the upload and its "If Already Uploaded" option). */
+	fileName: string;
+}
+
+/** Whether a scan can hold a file: of this template, and not failed (the service takes a failed one's file again). */
+export function holdsFiles(scan: IDataObject, templateId: number): boolean {
+	return scan.status !== 'failed' && Number(scan.template_id ?? templateId) === templateId;
+}
+
+/**
+ * The keys a stored name is found under: the name, and the name without the node's
+ * fingerprint (the user's name), each also from its Latin-1 repair; all normalized.
+ */
+export function nameKeys(stored: unknown): string[] {
+	if (typeof stored !== 'string' || stored === '') return [];
+	const forms = [stored];
+	const repaired = latin1Repaired(stored);
+	if (repaired !== undefined) forms.push(repaired);
+	const keys = new Set(
+		forms.flatMap((form) => [normalizedFileName(form), withoutFingerprint(form)]),
+	);
+	return [...keys].filter((key) => key !== '');
+}
+
+/**
+ * Allowance (ms) between the local clock and the server's: the `Date` header and
+ * `created_at` both have whole seconds, so the estimate of the server's clock can be up to
+ * a second early; one more second of margin.
+ */
+export const CLOCK_ALLOWANCE_MS = 2000;
+
+export function push(map: Map<string, IDataObject[]>, key: string, scan: IDataObject) {
+	const list = map.get(key);
+	if (list) list.push(scan);
+	else map.set(key, [scan]);
+}
+
+export function createdAtMs(scan: IDataObject): number | undefined {
+	const value = typeof scan.created_at === 'string' ? Date.parse(scan.created_at) : NaN;
+	return Number.isFinite(value) ? value : undefined;
+}

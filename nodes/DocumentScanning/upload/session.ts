@@ -1,0 +1,273 @@
+/**
+ * The uploads of one execution: the one module that owns them. It prepares each item's file,
+ * checks the account's limits before the first upload, sends each file at most once per
+ * document, knows which scan holds which file, and names every scan the execution paid for
+ * when the execution stops. Outcomes are typed; errors are the typed errors of `errors.ts`.
+ * It lives in the execution's scope only (n8n may run executions in other processes).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { httpStatusOf } from '../../shared/transport';
+import { asNodeError } from '../execution/items';
+import { limitsCheckError, refusedError } from './budget/errors';
+import { LimitsGate } from './budget/gate';
+import { SERVICE_HOURLY_LIMIT } from './budget/window';
+import { AlreadyUploadedError, OutcomeUnknownError, sameFileFailed } from './errors';
+import type { FoundScan } from './identify';
+import { afterConflict, afterLostAnswers, alreadyUploadedError } from './identify';
+import { UploadLedger } from './ledger';
+import { checkBeforeUploads } from './precheck';
+import type { PreparedUpload } from './prepare';
+import { prepareUpload } from './prepare';
+import { send } from './send';
+import { TemplateIndexes } from './templateScans';
+
+/** What an item's upload gave it: always the scan that holds its file. */
+export type UploadOutcome =
+	/** This upload made the scan (one credit). */
+	| { kind: 'created'; scan: IDataObject }
+	| FoundScan
+	/** Another item of this execution has the same file: its scan (no credit, nothing sent). */
+	| { kind: 'sameFile'; scan: IDataObject; asItem: number };
+
+interface Settled<T> {
+	promise: Promise<T>;
+	resolve: (value: T) => void;
+	reject: (error: unknown) => void;
+}
+
+function settled<T>(): Settled<T> {
+	let resolve!: (value: T) => void;
+	let reject!: (error: unknown) => void;
+	const promise = new Promise<T>((yes, no) => {
+		resolve = yes;
+		reject = no;
+	});
+	promise.catch(() => undefined);
+	return { promise, resolve, reject };
+}
+
+function createdAtOf(scan: IDataObject): number {
+	const created = typeof scan.created_at === 'string' ? Date.parse(scan.created_at) : NaN;
+	return Number.isFinite(created) ? created : Date.now();
+}
+
+export class UploadSession {
+	private readonly prepared = new Map<number, PreparedUpload>();
+	private readonly indexes = new TemplateIndexes();
+	private readonly ledger = new UploadLedger();
+	private gate = new LimitsGate(SERVICE_HOURLY_LIMIT);
+	/** Documents the check before the first upload proved the service has: their scans. */
+	private known = new Map<number, IDataObject>();
+	/** Items whose file an earlier item of the batch has: that item. */
+	private readonly leadOf = new Map<number, number>();
+	/** The outcome of every item other items wait for. */
+	private readonly outcomes = new Map<number, Settled<UploadOutcome>>();
+	/** Scans items of this execution got: each holds that item's file, so never another's. */
+	private readonly taken = new Set<number>();
+
+	/** Listing requests the upload path sent for templates (for tests and the benchmarks). */
+	get templateListingRequests(): number {
+		return this.indexes.requests;
+	}
+
+	/** Local checks of one item (no request): its settings and its file. */
+	async prepare(ctx: IExecuteFunctions, itemIndex: number): Promise<void> {
+		this.prepared.set(itemIndex, await prepareUpload(ctx, itemIndex, ctx.getInputData().length));
+	}
+
+	/** Whether the item repeats an earlier item's file (it waits for that item, sending nothing). */
+	isRepeat(itemIndex: number): boolean {
+		return this.leadOf.has(itemIndex);
+	}
+
+	/**
+	 * Before the first upload: finds the batch's repeats and checks the limits (see
+	 * precheck.ts). Returns the items that fail before any upload: with "Error", the documents
+	 * the service provably has already; with Continue On Fail, every item when the check
+	 * itself failed.
+	 */
+	async begin(
+		ctx: IExecuteFunctions,
+		ready: number[],
+		hourlyLimit: number,
+	): Promise<Map<number, Error>> {
+		const leads: PreparedUpload[] = [];
+		const firstOf = new Map<string, number>();
+		for (const itemIndex of ready) {
+			const upload = this.prepared.get(itemIndex)!;
+			const first = upload.fileKey === undefined ? undefined : firstOf.get(upload.fileKey);
+			if (first !== undefined) {
+				this.leadOf.set(itemIndex, first);
+				if (!this.outcomes.has(first)) this.outcomes.set(first, settled());
+				continue;
+			}
+			if (upload.fileKey !== undefined) firstOf.set(upload.fileKey, itemIndex);
+			leads.push(upload);
+		}
+
+		const held = new Map<number, Error>();
+		try {
+			const check = await checkBeforeUploads(
+				ctx,
+				leads,
+				ready.length - leads.length,
+				hourlyLimit,
+				this.indexes,
+			);
+			this.gate = check.gate;
+			this.known = check.known;
+		} catch (error) {
+			if (!ctx.continueOnFail()) throw asNodeError(ctx, error);
+			for (const itemIndex of ready)
+				held.set(itemIndex, limitsCheckError(ctx.getNode(), itemIndex, error));
+			return held;
+		}
+		for (const [itemIndex, scan] of this.known) {
+			const upload = this.prepared.get(itemIndex)!;
+			if (upload.onDuplicate === 'error')
+				held.set(itemIndex, alreadyUploadedError(ctx, upload, scan));
+		}
+		for (const [itemIndex, lead] of this.leadOf) {
+			const scan = this.known.get(lead);
+			const upload = this.prepared.get(itemIndex)!;
+			if (scan && upload.onDuplicate === 'error')
+				held.set(itemIndex, alreadyUploadedError(ctx, upload, scan));
+		}
+		return held;
+	}
+
+	/** Uploads one item's file (not a repeat), at most once per document. */
+	async upload(ctx: IExecuteFunctions, itemIndex: number): Promise<UploadOutcome> {
+		const waiting = this.outcomes.get(itemIndex);
+		try {
+			const outcome = await this.uploadOnce(ctx, this.prepared.get(itemIndex)!);
+			waiting?.resolve(outcome);
+			return outcome;
+		} catch (error) {
+			waiting?.reject(error);
+			throw asNodeError(ctx, error);
+		}
+	}
+
+	/** An item whose file an earlier item uploads: that item's scan, or why it has none. */
+	async repeat(ctx: IExecuteFunctions, itemIndex: number): Promise<UploadOutcome> {
+		const upload = this.prepared.get(itemIndex)!;
+		const lead = this.leadOf.get(itemIndex)!;
+		let outcome: UploadOutcome;
+		try {
+			outcome = await this.outcomes.get(lead)!.promise;
+		} catch (error) {
+			throw sameFileFailed(ctx.getNode(), upload.itemIndex, lead, error);
+		}
+		if (upload.onDuplicate === 'returnExisting')
+			return { kind: 'sameFile', scan: outcome.scan, asItem: lead };
+		throw new AlreadyUploadedError(
+			ctx.getNode(),
+			`Item ${itemIndex}: "${upload.file.fileName}" is the same file as item ${lead}'s, which has scan ${String(outcome.scan.id)} of template ${upload.templateId}`,
+			{
+				itemIndex,
+				description: `The service refuses the same file twice for one template, so the node did not send it again and no credit was used for this item. To output that scan for this item too, set "If Already Uploaded" to "Return Existing Scan".`,
+			},
+			Number(outcome.scan.id),
+		);
+	}
+
+	/** The error that stops the node after the first upload: it names what the execution paid for. */
+	async stopError(ctx: IExecuteFunctions, error: unknown): Promise<unknown> {
+		const status = this.gate.closedStatus;
+		const limit =
+			status === undefined ? undefined : { status, hold: await this.gate.refused(ctx, status) };
+		return this.ledger.stopError(ctx.getNode(), error, limit);
+	}
+
+	private async uploadOnce(ctx: IExecuteFunctions, upload: PreparedUpload): Promise<UploadOutcome> {
+		const known = this.known.get(upload.itemIndex);
+		if (known) return { kind: 'existing', scan: known };
+		await this.gate.enter(ctx, upload.itemIndex);
+		let charged: boolean | undefined;
+		try {
+			const outcome = await this.send(ctx, upload);
+			this.taken.add(Number(outcome.scan.id));
+			charged = outcome.kind === 'created' || outcome.kind === 'recovered';
+			if (charged) {
+				this.ledger.recordScan({
+					itemIndex: upload.itemIndex,
+					fileName: upload.file.fileName,
+					scanId: Number(outcome.scan.id),
+					fingerprinted: upload.fingerprint !== undefined,
+				});
+			}
+			this.gate.settle(charged, charged ? createdAtOf(outcome.scan) : undefined);
+			return outcome;
+		} catch (error) {
+			if (charged === undefined) this.gate.settle(error instanceof OutcomeUnknownError);
+			return await this.afterRefusal(ctx, upload, error);
+		}
+	}
+
+	private async send(ctx: IExecuteFunctions, upload: PreparedUpload): Promise<UploadOutcome> {
+		const index = this.indexes.of(upload.templateId);
+		const result = await send.call(ctx, upload);
+		if (result.kind === 'created') return result;
+		try {
+			return result.kind === 'conflict'
+				? await afterConflict(ctx, index, upload, result, this.taken)
+				: await afterLostAnswers(ctx, index, upload, result, this.taken);
+		} catch (error) {
+			if (error instanceof OutcomeUnknownError) {
+				this.ledger.recordUncertain({
+					itemIndex: upload.itemIndex,
+					fileName: upload.file.fileName,
+					candidates: error.candidates,
+					fingerprinted: upload.fingerprint !== undefined,
+				});
+			}
+			throw asNodeError(ctx, error);
+		}
+	}
+
+	/**
+	 * An upload failed. A 429 or 402 (also on a re-send) closes the gate: no further upload is
+	 * sent. The spec does not say whether the service answers a limit before or after it looks
+	 * for the file, so with "Return Existing Scan" a refused file is looked for among the
+	 * template's scans before it is called not uploaded.
+	 */
+	private async afterRefusal(
+		ctx: IExecuteFunctions,
+		upload: PreparedUpload,
+		error: unknown,
+	): Promise<UploadOutcome> {
+		const refused = httpStatusOf(error);
+		const status = error instanceof OutcomeUnknownError ? error.limitStatus : refused;
+		if (status !== 429 && status !== 402) throw error;
+		const hold = await this.gate.refused(ctx, status);
+		if (error instanceof OutcomeUnknownError) throw error;
+		const existing = await this.existingInstead(ctx, upload);
+		if (existing && !(existing instanceof Error)) return existing;
+		if (ctx.continueOnFail())
+			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status);
+		throw error;
+	}
+
+	/** "Return Existing Scan" and an upload not made: the scan with the file's fingerprint, if any. */
+	private async existingInstead(
+		ctx: IExecuteFunctions,
+		upload: PreparedUpload,
+	): Promise<UploadOutcome | Error | undefined> {
+		if (upload.onDuplicate !== 'returnExisting' || upload.fingerprint === undefined)
+			return undefined;
+		try {
+			const found = await this.indexes
+				.of(upload.templateId)
+				.find(ctx, upload.fingerprint, Date.now(), {
+					templateId: upload.templateId,
+					itemIndex: upload.itemIndex,
+					fileName: upload.file.fileName,
+				});
+			return found.length === 1 ? { kind: 'existing', scan: found[0] } : undefined;
+		} catch (error) {
+			return error as Error;
+		}
+	}
+}

@@ -1,0 +1,286 @@
+/**
+ * What one execution knows of a template's scans, to find the scan that holds a file: indexed
+ * by the content fingerprint in the stored name (the proof) and by the user's part of the name
+ * (named in errors, never output). It grows three ways, each read only when an item needs it:
+ * - the scans of the last hour the check before the first upload already read (`add`);
+ * - the template's listing read from the top, one page after the other, only as long as some
+ *   item still waits for its scan, and resumed from where it stopped when a later item needs
+ *   more (`find`): a re-run pays for the pages down to the oldest scan it needs;
+ * - the newest pages again when the knowledge is older than a 409 (`coverUntil`), for scans
+ *   other clients made since.
+ * Nothing is kept beyond the execution.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { pageIgnoredError, restlessError, tooManyPagesError } from './errors';
+import { normalizedFileName } from './fileNames';
+import { fingerprintIn } from './fingerprint';
+import type { ListingRequest, ScanPage } from './scanPages';
+import {
+	CLOCK_ALLOWANCE_MS,
+	createdAtMs,
+	holdsFiles,
+	idKey,
+	LISTING_MAX_PAGES,
+	MAX_REPEATS,
+	nameKeys,
+	push,
+	readScanPage,
+	samePage,
+} from './scanPages';
+
+export type { ListingRequest } from './scanPages';
+export { holdsFiles } from './scanPages';
+
+export class TemplateScans {
+	private readonly byFingerprint = new Map<string, IDataObject[]>();
+	private readonly byName = new Map<string, IDataObject[]>();
+	private readonly ids = new Set<string>();
+	/** Local time at which the newest read of page 1 was sent; undefined before the first. */
+	private coveredUntil: number | undefined;
+	private refreshing?: { startedAt: number; done: Promise<void> };
+	/** The read from the top: the next page, whether it ended, the page read last. */
+	private nextPage = 1;
+	private ended = false;
+	private repeats = 0;
+	private lastPage?: IDataObject[];
+	/** The scans the read from the top has seen (others may be known from elsewhere). */
+	private readonly readIds = new Set<string>();
+	private reading?: Promise<void>;
+	/** The server answered page 2 with page 1: what lies beyond page 1 cannot be read. */
+	private onlyFirstPage = false;
+	/** Requests this index sent (for the benchmarks and tests). */
+	requests = 0;
+
+	constructor(
+		readonly templateId: number,
+		/** Pages read at most (the guard against a listing that never ends). */
+		private readonly maxPages = LISTING_MAX_PAGES,
+	) {}
+
+	/**
+	 * Adds scans to what is known. From a listing of other templates too (the hour's listing of
+	 * the account), a scan counts only when it names this template; from this template's own
+	 * listing (`own`), also when it names none.
+	 */
+	add(scans: IDataObject[], own = false): void {
+		for (const scan of scans) {
+			const template = own ? (scan.template_id ?? this.templateId) : scan.template_id;
+			if (Number(template) !== this.templateId) continue;
+			const key = idKey(scan);
+			if (key !== undefined) {
+				if (this.ids.has(key)) continue;
+				this.ids.add(key);
+			}
+			const fingerprint = fingerprintIn(scan.filename);
+			if (fingerprint !== undefined) push(this.byFingerprint, fingerprint, scan);
+			for (const name of nameKeys(scan.filename)) push(this.byName, name, scan);
+		}
+	}
+
+	/** The known scans that carry `fingerprint` and can hold a file, newest first. */
+	proven(fingerprint: string): IDataObject[] {
+		return (this.byFingerprint.get(fingerprint) ?? [])
+			.filter((scan) => holdsFiles(scan, this.templateId))
+			.sort((a, b) => Number(b.id) - Number(a.id));
+	}
+
+	/** The known scans named `userName` without any fingerprint: maybe the file's, never proof. */
+	sameNameWithoutProof(userName: string): IDataObject[] {
+		return (this.byName.get(normalizedFileName(userName)) ?? []).filter(
+			(scan) => fingerprintIn(scan.filename) === undefined && holdsFiles(scan, this.templateId),
+		);
+	}
+
+	/** Whether the whole listing was read (every scan older than the newest read is known). */
+	get complete(): boolean {
+		return this.ended;
+	}
+
+	/**
+	 * The scans that carry `fingerprint`: found in what is known, else further down the listing,
+	 * page after page, until one is found or the listing ends, and only then in the scans made
+	 * since the newest read of page 1, when that read is older than `needed` (local time, the
+	 * moment the 409 arrived). A scan that existed when page 1 was read is found going down
+	 * (pages read one after the other never skip one); a scan made later is at the top.
+	 */
+	async find(
+		ctx: IExecuteFunctions,
+		fingerprint: string,
+		needed: number,
+		request: ListingRequest,
+	): Promise<IDataObject[]> {
+		while (this.proven(fingerprint).length === 0 && !this.ended) await this.readNext(ctx, request);
+		if (this.proven(fingerprint).length === 0) await this.coverUntil(ctx, needed, request);
+		if (this.proven(fingerprint).length === 0 && this.onlyFirstPage)
+			throw pageIgnoredError(ctx, request);
+		return this.proven(fingerprint);
+	}
+
+	/**
+	 * Reads the listing from the top until `enough()` or the end (the check before the first
+	 * upload proving which documents the service has): one page after the other.
+	 */
+	async readUntil(
+		ctx: IExecuteFunctions,
+		enough: () => boolean,
+		request: ListingRequest,
+	): Promise<void> {
+		while (!enough() && !this.ended) await this.readNext(ctx, request);
+	}
+
+	/** The next page from the top, shared by every item waiting for it. */
+	private async readNext(ctx: IExecuteFunctions, request: ListingRequest): Promise<void> {
+		if (!this.reading) {
+			this.reading = this.readPage(ctx, request).finally(() => {
+				this.reading = undefined;
+			});
+		}
+		await this.reading;
+	}
+
+	private async readPage(ctx: IExecuteFunctions, request: ListingRequest): Promise<void> {
+		if (this.nextPage > this.maxPages) throw tooManyPagesError(ctx, request, this.maxPages);
+		const pageNumber = this.nextPage;
+		const sentAt = Date.now();
+		const page = await this.fetch(ctx, pageNumber, request);
+		if (pageNumber === 1) this.coveredUntil = Math.max(this.coveredUntil ?? sentAt, sentAt);
+		const fresh = page.items.filter((scan) => {
+			const key = idKey(scan);
+			if (key === undefined) return true;
+			if (this.readIds.has(key)) return false;
+			this.readIds.add(key);
+			return true;
+		});
+		this.add(page.items, true);
+		if (page.last) {
+			this.ended = true;
+			return;
+		}
+		if (fresh.length === 0 && pageNumber > 1) {
+			// Only scans already read: pushed down by new ones, a page past the end served as the
+			// last page again, or a server that ignores `page` and serves page 1.
+			const top = await this.fetch(ctx, 1, request);
+			if (samePage(page.items, top.items)) {
+				// Page 1 again: nothing beyond it can be read (or it is the one full page: the two
+				// look the same), so nothing beyond it is taken as known.
+				this.ended = true;
+				this.onlyFirstPage = true;
+				return;
+			}
+			const moved = top.items.some((scan) => {
+				const key = idKey(scan);
+				return key !== undefined && !this.readIds.has(key);
+			});
+			if (samePage(page.items, this.lastPage) && !moved) {
+				this.ended = true;
+				return;
+			}
+			if (++this.repeats > MAX_REPEATS) throw restlessError(ctx, request);
+		} else {
+			this.repeats = 0;
+		}
+		this.lastPage = page.items;
+		this.nextPage = pageNumber + 1;
+	}
+
+	private async fetch(
+		ctx: IExecuteFunctions,
+		pageNumber: number,
+		request: ListingRequest,
+	): Promise<ScanPage> {
+		this.requests++;
+		return await readScanPage(ctx, { template_id: this.templateId }, pageNumber, request.itemIndex);
+	}
+
+	/**
+	 * Makes sure every scan made before local time `needed` (the moment a 409 arrived) is known
+	 * at the top: when the newest read of page 1 is older, the newest pages are read again,
+	 * once for all items waiting for it.
+	 */
+	async coverUntil(ctx: IExecuteFunctions, needed: number, request: ListingRequest): Promise<void> {
+		while (this.coveredUntil === undefined || this.coveredUntil < needed) {
+			const running = this.refreshing;
+			if (running && running.startedAt >= needed) {
+				await running.done;
+				return;
+			}
+			if (running) {
+				await running.done.catch(() => undefined);
+				continue;
+			}
+			const startedAt = Date.now();
+			const since = this.coveredUntil ?? -Infinity;
+			const done = (async () => {
+				try {
+					this.add(await this.readSince(ctx, since, request), true);
+					this.coveredUntil = Math.max(this.coveredUntil ?? startedAt, startedAt);
+				} finally {
+					this.refreshing = undefined;
+				}
+			})();
+			this.refreshing = { startedAt, done };
+			await done;
+		}
+	}
+
+	/**
+	 * The template's scans created after local time `since` (on the server's clock, with
+	 * `CLOCK_ALLOWANCE_MS` of margin), newest first: page by page from the top until the scans
+	 * are older.
+	 */
+	async readSince(
+		ctx: IExecuteFunctions,
+		since: number,
+		request: ListingRequest,
+	): Promise<IDataObject[]> {
+		const found: IDataObject[] = [];
+		const seen = new Set<string>();
+		let threshold = -Infinity;
+		for (let pageNumber = 1; ; pageNumber++) {
+			if (pageNumber > this.maxPages) throw tooManyPagesError(ctx, request, this.maxPages);
+			const sentAt = Date.now();
+			const page = await this.fetch(ctx, pageNumber, request);
+			if (pageNumber === 1)
+				threshold = since + (page.serverTime ?? sentAt) - sentAt - CLOCK_ALLOWANCE_MS;
+			let fresh = 0;
+			for (const scan of page.items) {
+				const key = idKey(scan);
+				if (key !== undefined) {
+					if (seen.has(key)) continue;
+					seen.add(key);
+				}
+				fresh++;
+				const created = createdAtMs(scan);
+				// Newest first: from here on every scan is older.
+				if (created !== undefined && created < threshold) return found;
+				found.push(scan);
+			}
+			if (fresh === 0 || page.last) return found;
+		}
+	}
+}
+
+/** The execution's indexes, one per template, made on first use. */
+export class TemplateIndexes {
+	private readonly byTemplate = new Map<number, TemplateScans>();
+
+	of(templateId: number): TemplateScans {
+		let index = this.byTemplate.get(templateId);
+		if (!index) {
+			index = new TemplateScans(templateId);
+			this.byTemplate.set(templateId, index);
+		}
+		return index;
+	}
+
+	/** Every template's index learns the scans it holds. */
+	addAll(scans: IDataObject[], templateIds: Iterable<number>): void {
+		for (const templateId of templateIds) this.of(templateId).add(scans);
+	}
+
+	/** Listing requests the indexes sent. */
+	get requests(): number {
+		return [...this.byTemplate.values()].reduce((sum, index) => sum + index.requests, 0);
+	}
+}
