@@ -168,6 +168,8 @@ export interface SeedScansInput {
 	template_id?: number;
 	status?: ScanStatus;
 	reviewed_data?: Record<string, unknown> | null;
+	/** Stored as given instead of the template's invented data (e.g. tables under other keys). */
+	extracted_data?: Record<string, unknown> | null;
 	/** The stored file name; `{id}` is replaced by the scan's ID. Default `seeded-scan-{id}.pdf`. */
 	filename?: string;
 	/**

@@ -175,6 +175,7 @@ export function createControl(core: SandboxCore): SandboxControl {
 				scan.contentSha256 =
 					input.content_sha256 ?? createHash('sha256').update(`seeded:${scan.id}`).digest('hex');
 				applyResult(scan, template.extractionMode, status);
+				if (input.extracted_data !== undefined) scan.extractedData = copy(input.extracted_data);
 				scan.reviewedData = input.reviewed_data === undefined ? null : copy(input.reviewed_data);
 				if (input.age_ms) scan.createdAt = scan.updatedAt = scan.createdAt - input.age_ms;
 				ids.push(scan.id);

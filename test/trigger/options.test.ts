@@ -253,6 +253,22 @@ describe('Split Into Table Rows', () => {
 		]);
 	});
 
+	it('with Include Full Scan a reviewed table under rows replaces the line items extracted under line_items', async () => {
+		const hook = await activate({ splitIntoRows: true, includeFullScan: true });
+		const reviewed = { rows: [{ position: 1, description: 'corrected', quantity: 3 }] };
+		const { result, body } = await deliver(hook, 'scan.completed', seed('completed', 3, reviewed));
+		const extracted = (body.data as IDataObject).extracted_data as IDataObject;
+		expect((extracted.line_items as IDataObject[]).length).toBeGreaterThan(1);
+		expect(itemsOf(result)).toEqual([
+			expect.objectContaining({
+				description: 'corrected',
+				table: 'line_items',
+				row_number: 1,
+				reviewedFields: ['line_items'],
+			}),
+		]);
+	});
+
 	it('with Include Full Scan a partial review keeps the extracted rows and corrects the header field', async () => {
 		const hook = await activate({ splitIntoRows: true, includeFullScan: true });
 		const { result, body } = await deliver(
