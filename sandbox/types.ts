@@ -128,6 +128,10 @@ export interface DeliveryRecord {
 	/** Headers sent. */
 	headers: Record<string, string>;
 	durationMs: number;
+	/** A repeat (control `repeatDelivery`): the index of the delivery it sends again. */
+	repeatOf?: number;
+	/** A repeat's attempt number (the first send is 1). */
+	attempt?: number;
 }
 
 export interface AccountSnapshot {
