@@ -102,7 +102,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	const windowSeconds = repeatWindowSeconds(tolerance);
 	const firstAt = firstReceivedAt(staticData, key, now, windowSeconds);
 	if (firstAt !== undefined) {
-		this.logger.info(
+		this.logger.debug(
 			`Document Scanning Trigger: repeated delivery ${key} (first received ${new Date(firstAt).toISOString()}) answered 200, no execution started`,
 		);
 		return respond(this, 200, { received: true, duplicate: true });

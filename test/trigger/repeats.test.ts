@@ -81,6 +81,7 @@ describe('a delivery sent twice starts one execution', () => {
 		await activate();
 		const scanId = await uploadScan(sandbox, 'invoice.pdf');
 		const [first] = await sandbox.control.waitForDeliveries(1);
+		await result(1); // handled and written back: the receiver records a request after that
 		const [again] = await sandbox.control.repeatDelivery();
 		await receiver.waitFor(2);
 
@@ -101,6 +102,7 @@ describe('a delivery sent twice starts one execution', () => {
 		await activate();
 		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'failed' });
 		const first = await sandbox.control.deliver(webhookId, 'scan.failed', scanId);
+		await result(1);
 		sandbox.control.advanceClock(30_000);
 		const [again] = await sandbox.control.repeatDelivery({ restamp: true });
 		await receiver.waitFor(2);
@@ -165,6 +167,7 @@ describe('a delivery sent twice starts one execution', () => {
 			});
 
 		expect((await post(one)).body).toEqual({ received: true });
+		await result(1);
 		route = 1;
 		expect(await post(one)).toEqual({ status: 200, body: { received: true, duplicate: true } });
 		expect((await post(send(42))).body).toMatchObject({ error: 'stale_delivery' });
@@ -175,6 +178,7 @@ describe('a delivery sent twice starts one execution', () => {
 		await activate({ splitIntoRows: true });
 		const [scanId] = sandbox.control.seedScans({ count: 1, template_id: 2 });
 		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
+		await result(1);
 		await sandbox.control.repeatDelivery();
 		await receiver.waitFor(2);
 		const rows = itemsOf(executions()[0]);
@@ -193,6 +197,7 @@ describe('a delivery sent twice starts one execution', () => {
 		await sandbox.control.deliver(webhookId, 'scan.completed');
 		sandbox.control.advanceClock(1_000);
 		await sandbox.control.deliver(webhookId, 'scan.completed');
+		await result(4);
 		await sandbox.control.repeatDelivery();
 		await receiver.waitFor(5);
 
@@ -216,6 +221,7 @@ describe('a delivery sent twice starts one execution', () => {
 			return postRaw(url, raw, { 'X-Service-Signature': signatureHeader(secret, raw) });
 		};
 		expect((await post(9)).body).toEqual({ received: true });
+		await result(1);
 		expect((await post('9')).body).toEqual({ received: true, duplicate: true });
 		expect((await post(10)).body).toEqual({ received: true });
 		expect(executions()).toHaveLength(2);
