@@ -96,6 +96,19 @@ export async function runRepeatChecks(ctx) {
 		await Promise.all([second.waitReady(), waitUntilServed(ctx, TRIGGER_WORKFLOW.id)]);
 		const sign = await signer(ctx, hook.id);
 		const urls = [hook.url, hook.url.replace(procs.webhook.url, second.url)];
+		// Each process serves the trigger once a forged delivery gets the trigger's own 401 (the
+		// package loaded, the webhook found); until then it may answer 404 or 500.
+		for (const url of urls) {
+			await waitFor(`the trigger at ${url}`, async () => {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=0' },
+					body: '{}',
+				}).catch(() => undefined);
+				const text = (await res?.text()) ?? '';
+				return res?.status === 401 && text.includes('invalid_signature');
+			});
+		}
 		/** POSTs a signed body to process `p`; the answer's status and JSON. */
 		const post = async (p, body) => {
 			const res = await fetch(urls[p], {
@@ -117,6 +130,7 @@ export async function runRepeatChecks(ctx) {
 			}
 			return {
 				status: res.status,
+				text: text.slice(0, 120),
 				duplicate: json?.duplicate === true,
 				ran: json?.received === true && json?.duplicate !== true,
 			};
@@ -131,13 +145,20 @@ export async function runRepeatChecks(ctx) {
 			const body = bodyFor(`qrepeat-seq-${i}-x`);
 			answers.push(await post(i % 2, body));
 			// n8n writes the static data back just after the trigger answered: the resends wait for it.
-			await recorded(db, `scan.completed:${scanId}`);
+			const written = await recorded(db, `scan.completed:${scanId}`).then(
+				() => true,
+				() => false,
+			);
+			if (!written)
+				figures[`static data not written after delivery ${i}`] = JSON.stringify(answers.at(-1));
 			answers.push(await post((i + 1) % 2, body));
 			answers.push(await post(i % 2, restamped(body)));
 		}
 		await settled(db, after, SEQUENTIAL);
 		const seq = await executionsPerMarker(db, after, 'qrepeat-seq');
-		const shape = answers.map((a) => (a.status !== 200 ? a.status : a.duplicate ? 'dup' : 'ran'));
+		const shape = answers.map((a) =>
+			a.status !== 200 ? `${a.status} ${a.text}` : a.duplicate ? 'dup' : 'ran',
+		);
 		check(
 			`queue: a delivery sent again to the other webhook process, and signed again with a new timestamp, is answered 200 as a duplicate; each of ${SEQUENTIAL} deliveries runs once`,
 			shape.join() === Array.from({ length: SEQUENTIAL }, () => 'ran,dup,dup').join() &&
