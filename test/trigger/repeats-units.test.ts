@@ -44,7 +44,31 @@ describe('the repeat window', () => {
 	});
 });
 
+describe('the record', () => {
+	it('lives in static data under "recentDeliveries" (a new name would forget every record on upgrade)', () => {
+		expect(RECORD_FIELD).toBe('recentDeliveries');
+	});
+
+	it('a key exactly at the end of the window is still known and kept', () => {
+		const stored: IDataObject = {};
+		remember(stored, 'a:1', T, 3_600);
+		expect(firstReceivedAt(stored, 'a:1', T + HOUR, 3_600)).toBe(T);
+		remember(stored, 'a:2', T + HOUR, 3_600);
+		expect(Object.keys(stored[RECORD_FIELD] as IDataObject)).toEqual(['a:1', 'a:2']);
+	});
+});
+
 describe('the bound', () => {
+	it('remembering a key the record holds again moves it to now and forgets no other key', () => {
+		const stored: IDataObject = {};
+		for (let i = 0; i < MAX_REMEMBERED; i += 1) remember(stored, `k:${i}`, T + i, 3_600);
+		expect(remember(stored, 'k:3', T + MAX_REMEMBERED, 3_600)).toBe(0);
+		const record = stored[RECORD_FIELD] as IDataObject;
+		expect(Object.keys(record)).toHaveLength(MAX_REMEMBERED);
+		expect(record['k:3']).toBe(T + MAX_REMEMBERED);
+		expect(record['k:0']).toBe(T);
+	});
+
 	it(`keeps at most ${MAX_REMEMBERED} keys, drops the oldest first and says how many were still in the window`, () => {
 		const stored: IDataObject = {};
 		for (let i = 0; i < MAX_REMEMBERED; i += 1)
