@@ -21,6 +21,20 @@ const GROUPS = {
 		),
 		engine: ['<rootDir>/test/trigger/*.test.ts'],
 	},
+	repeats: {
+		mutate: [
+			'nodes/DocumentScanningTrigger/repeats.ts',
+			'nodes/DocumentScanningTrigger/deliveryKey.ts',
+			'nodes/shared/reviewedData.ts',
+		],
+		unit: ['trigger/repeats-units', 'node/reviewed-data.property', 'node/reviewed-data.units'].map(
+			(name) => `<rootDir>/test/${name}.test.ts`,
+		),
+		engine: [
+			'<rootDir>/test/trigger/repeats*.test.ts',
+			'<rootDir>/test/node/reviewed-data*.test.ts',
+		],
+	},
 	upload: {
 		mutate: [
 			'nodes/DocumentScanning/upload/*.ts',

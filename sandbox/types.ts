@@ -135,6 +135,10 @@ export interface DeliveryRecord {
 	/** Headers sent. */
 	headers: Record<string, string>;
 	durationMs: number;
+	/** A repeat (control `repeatDelivery`): the index of the delivery it sends again. */
+	repeatOf?: number;
+	/** A repeat's attempt number (the first send is 1). */
+	attempt?: number;
 }
 
 export interface AccountSnapshot {
@@ -175,6 +179,8 @@ export interface SeedScansInput {
 	template_id?: number;
 	status?: ScanStatus;
 	reviewed_data?: Record<string, unknown> | null;
+	/** Stored as given instead of the template's invented data (e.g. tables under other keys). */
+	extracted_data?: Record<string, unknown> | null;
 	/** The stored file name; `{id}` is replaced by the scan's ID. Default `seeded-scan-{id}.pdf`. */
 	filename?: string;
 	/**

@@ -7,7 +7,9 @@ import type {
 
 import { shapeScan } from '../shared/scans/output';
 import { apiRequest } from '../shared/transport';
+import { deliveryKey } from './deliveryKey';
 import { bodyText, rawBodyOf } from './rawBody';
+import { firstReceivedAt, MAX_REMEMBERED, remember, repeatWindowSeconds } from './repeats';
 import { replayProblem, replayToleranceSeconds } from './replay';
 import { scanIdFromDelivery } from './scanId';
 import { describeProblem, verifySignature } from './signature';
@@ -16,8 +18,9 @@ import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
 import type { StoredWebhook } from './webhookLifecycle';
 
 /**
- * Handling of one delivery (`webhook()`): signature first, then the event and option
- * filters, then the items. Nothing here is kept between deliveries.
+ * Handling of one delivery (`webhook()`): signature first, then repeats, the replay window,
+ * the event and option filters, then the items. Between deliveries only the record of recent
+ * delivery keys is kept, in the workflow's static data (repeats.ts).
  */
 
 /**
@@ -45,7 +48,8 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		readRawBody?: unknown;
 		headers: IDataObject;
 	};
-	const stored = this.getWorkflowStaticData('node') as StoredWebhook;
+	const staticData = this.getWorkflowStaticData('node');
+	const stored = staticData as StoredWebhook;
 
 	const rawBody = await rawBodyOf(request);
 	const check = verifySignature(
@@ -88,12 +92,23 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	}
 	const event = body.event;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const tolerance = replayToleranceSeconds(options.replayTolerance);
+	const now = Date.now();
 
-	const stale = replayProblem(
-		body.timestamp,
-		replayToleranceSeconds(options.replayTolerance),
-		Date.now(),
-	);
+	// A repeat of a delivery that started an execution: 200, so the service stops sending it,
+	// and no second execution. Checked before the replay window, so a repeat of the same bytes
+	// after it is answered 200 too (it is known), not 400.
+	const key = deliveryKey(event, rawText, rawBody);
+	const windowSeconds = repeatWindowSeconds(tolerance);
+	const firstAt = firstReceivedAt(staticData, key, now, windowSeconds);
+	if (firstAt !== undefined) {
+		this.logger.debug(
+			`Document Scanning Trigger: repeated delivery ${key} (first received ${new Date(firstAt).toISOString()}) answered 200, no execution started`,
+		);
+		return respond(this, 200, { received: true, duplicate: true });
+	}
+
+	const stale = replayProblem(body.timestamp, tolerance, now);
 	if (stale !== undefined) {
 		this.logger.debug(`Document Scanning Trigger: delivery refused (${stale})`);
 		return respond(this, 400, { error: 'stale_delivery', message: stale });
@@ -104,6 +119,14 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	const ignored = filterReason(event, data, subscribed, options);
 	if (ignored !== undefined) {
 		return respond(this, 200, { received: true, ignored });
+	}
+
+	// Recorded before answering: n8n writes the static data back once this handler returns.
+	const forgotten = remember(staticData, key, now, windowSeconds);
+	if (forgotten > 0) {
+		this.logger.warn(
+			`Document Scanning Trigger: more than ${MAX_REMEMBERED} deliveries within ${windowSeconds} s; the ${forgotten} oldest keys were forgotten, so a repeat of them would start another execution (each item carries deliveryKey for n8n's Remove Duplicates node)`,
+		);
 	}
 
 	// Answer the service now, before any fetch: its 10 s wait (and the failure count that
@@ -138,11 +161,12 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 			Object.assign({ event, timestamp: body.timestamp }, row, {
 				event,
 				timestamp: body.timestamp,
+				deliveryKey: key,
 			}),
 		);
 		if (fetchError !== undefined) items = items.map((item) => ({ ...item, fetchError }));
 	} else {
-		const item: IDataObject = { ...body };
+		const item: IDataObject = { ...body, deliveryKey: key };
 		if (scan !== undefined) item.scan = scan;
 		if (fetchError !== undefined) item.fetchError = fetchError;
 		items = [item];

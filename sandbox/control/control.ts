@@ -68,12 +68,24 @@ export interface SandboxControl {
 	 * Without scanId a sample scan (scan_id 0) is used. Refuses inactive webhooks.
 	 */
 	deliver(webhookId: number, event: WebhookEvent, scanId?: number): Promise<DeliveryRecord>;
+	/**
+	 * Sends recorded delivery `index` of deliveries() (default: the last) again, `copies` times
+	 * at once (default 1): the same bytes and headers, or with `restamp` the same body with a new
+	 * `timestamp`, signed again. Resolves with the repeats' records (`repeatOf`, `attempt`).
+	 */
+	repeatDelivery(input?: RepeatDeliveryInput): Promise<DeliveryRecord[]>;
 	getScan(id: number): ScanRecord | undefined;
 	getWebhook(id: number): WebhookRecord | undefined;
 	account(apiKey?: string): AccountSnapshot;
 	/** Deletes a webhook as if removed on the server side; returns whether it existed. */
 	deleteWebhookDirect(id: number): boolean;
 	deactivateWebhook(id: number): void;
+}
+
+export interface RepeatDeliveryInput {
+	index?: number;
+	restamp?: boolean;
+	copies?: number;
 }
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -175,6 +187,7 @@ export function createControl(core: SandboxCore): SandboxControl {
 				scan.contentSha256 =
 					input.content_sha256 ?? createHash('sha256').update(`seeded:${scan.id}`).digest('hex');
 				applyResult(scan, template.extractionMode, status);
+				if (input.extracted_data !== undefined) scan.extractedData = copy(input.extracted_data);
 				scan.reviewedData = input.reviewed_data === undefined ? null : copy(input.reviewed_data);
 				if (input.age_ms) scan.createdAt = scan.updatedAt = scan.createdAt - input.age_ms;
 				ids.push(scan.id);
@@ -263,6 +276,16 @@ export function createControl(core: SandboxCore): SandboxControl {
 					throw new Error(`Scan ${scanId} belongs to another account`);
 			}
 			return core.deliverer.send(webhook, kind, scan);
+		},
+
+		repeatDelivery: async ({ index, restamp, copies } = {}) => {
+			const last = core.deliverer.list().length - 1;
+			const which = index ?? last;
+			if (!Number.isInteger(which) || which < 0)
+				throw new Error('index must name a recorded delivery');
+			if (restamp !== undefined && typeof restamp !== 'boolean')
+				throw new Error('restamp must be true or false');
+			return await core.deliverer.repeat(which, { restamp, copies });
 		},
 
 		getScan: (id) => {

@@ -137,6 +137,15 @@ function buildRoutes(control: SandboxControl) {
 				),
 			),
 		),
+		route<ControlHandler>('POST', '/deliveries/repeat', async (body) =>
+			ok(
+				await control.repeatDelivery({
+					index: body.index === undefined || body.index === null ? undefined : Number(body.index),
+					restamp: body.restamp as boolean | undefined,
+					copies: body.copies === undefined ? undefined : Number(body.copies),
+				}),
+			),
+		),
 		route<ControlHandler>('POST', '/deliver', async (body) =>
 			ok(
 				await control.deliver(

@@ -1,4 +1,8 @@
-/** Signed webhook deliveries: one attempt per event, failure counting, automatic deactivation. */
+/**
+ * Signed webhook deliveries: one attempt per event, failure counting, automatic deactivation;
+ * and, through the control surface only, a recorded delivery sent again (a service that
+ * redelivers, e.g. after an answer it did not get).
+ */
 import http from 'node:http';
 import https from 'node:https';
 import { isoWithOffset, VirtualClock } from './clock';
@@ -35,6 +39,16 @@ export function buildEventBody(
 					is_partial: scan.isPartial,
 				};
 	return { event, timestamp: isoWithOffset(timestampMs), data };
+}
+
+/** The headers of a delivery, signed over exactly `body`. */
+function signedHeaders(secret: string, event: WebhookEvent, body: string): Record<string, string> {
+	return {
+		'Content-Type': 'application/json',
+		'User-Agent': 'DocumentScanningSandbox/1.0',
+		'X-Service-Event': event,
+		'X-Service-Signature': signatureHeader(secret, body),
+	};
 }
 
 interface PostResult {
@@ -75,27 +89,72 @@ export class Deliverer {
 
 	/** One attempt now, regardless of the webhook's subscriptions; resolves when the attempt is recorded. */
 	send(webhook: WebhookRecord, event: WebhookEvent, scan: ScanRecord): Promise<DeliveryRecord> {
-		const generation = this.generation;
 		const body = JSON.stringify(buildEventBody(event, scan, this.deps.clock.now()));
-		const headers: Record<string, string> = {
-			'Content-Type': 'application/json',
-			'User-Agent': 'DocumentScanningSandbox/1.0',
-			'X-Service-Event': event,
-			'X-Service-Signature': signatureHeader(webhook.secret, body),
-		};
+		return this.attempt({
+			webhookId: webhook.id,
+			scanId: scan.id,
+			url: webhook.url,
+			event,
+			body,
+			headers: signedHeaders(webhook.secret, event, body),
+		});
+	}
+
+	/**
+	 * Sends recorded delivery `index` (of list()) again, `copies` times at the same moment: the
+	 * same bytes and headers, or with `restamp` the same body with a new `timestamp`, signed
+	 * again with the webhook's secret (the two ways a service may redeliver). Each copy is an
+	 * attempt like any other (failure count, log), marked `repeatOf: index`.
+	 */
+	async repeat(
+		index: number,
+		{ restamp = false, copies = 1 }: { restamp?: boolean; copies?: number } = {},
+	): Promise<DeliveryRecord[]> {
+		const original = this.records[index];
+		if (original === undefined) throw new Error(`No delivery ${index} to repeat`);
+		if (!Number.isInteger(copies) || copies < 1 || copies > 100)
+			throw new Error('copies must be an integer from 1 to 100');
+		let { body, headers } = original;
+		if (restamp) {
+			const webhook = this.deps.store.webhook(original.webhookId);
+			if (!webhook) throw new Error(`Webhook ${original.webhookId} is gone`);
+			const parsed = JSON.parse(body) as Record<string, unknown>;
+			parsed.timestamp = isoWithOffset(this.deps.clock.now());
+			body = JSON.stringify(parsed);
+			headers = signedHeaders(webhook.secret, original.event, body);
+		}
+		const attempt = (original.attempt ?? 1) + 1;
+		return await Promise.all(
+			Array.from({ length: copies }, () =>
+				this.attempt({ ...original, body, headers: { ...headers }, repeatOf: index, attempt }),
+			),
+		);
+	}
+
+	/** Posts one delivery and records it (unless abortAll() came in between). */
+	private attempt(
+		delivery: Pick<
+			DeliveryRecord,
+			'webhookId' | 'scanId' | 'url' | 'event' | 'body' | 'headers' | 'repeatOf' | 'attempt'
+		>,
+	): Promise<DeliveryRecord> {
+		const generation = this.generation;
 		const started = Date.now();
-		return this.post(webhook.url, body, headers).then((result) => {
+		return this.post(delivery.url, delivery.body, delivery.headers).then((result) => {
 			const success = result.status !== undefined && result.status >= 200 && result.status < 300;
 			const record: DeliveryRecord = {
-				webhookId: webhook.id,
-				scanId: scan.id,
-				url: webhook.url,
-				event,
+				webhookId: delivery.webhookId,
+				scanId: delivery.scanId,
+				url: delivery.url,
+				event: delivery.event,
 				...result,
 				success,
-				body,
-				headers,
+				body: delivery.body,
+				headers: delivery.headers,
 				durationMs: Date.now() - started,
+				...(delivery.repeatOf === undefined
+					? {}
+					: { repeatOf: delivery.repeatOf, attempt: delivery.attempt }),
 			};
 			if (generation === this.generation) this.record(record);
 			return record;
@@ -163,7 +222,7 @@ export class Deliverer {
 				success: record.success,
 				error: record.error ?? (record.success ? null : `HTTP ${record.status}`),
 				durationMs: record.durationMs,
-				attempt: 1,
+				attempt: record.attempt ?? 1,
 			});
 		}
 		this.records.push(record);

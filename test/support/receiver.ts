@@ -20,7 +20,7 @@ export interface Receiver {
  * `lazyRawBody: true` one that has not read the body yet but offers `req.readRawBody()`.
  */
 export async function startReceiver(
-	getHarness: () => TriggerHarness,
+	getHarness: () => Pick<TriggerHarness, 'deliver'>,
 	{ keepRawBody = true, lazyRawBody = false } = {},
 ): Promise<Receiver> {
 	const results: WebhookCallResult[] = [];

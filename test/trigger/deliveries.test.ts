@@ -11,7 +11,7 @@ import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { signatureHeader } from '../../sandbox/signing';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { type TriggerHarness, type WebhookCallResult } from '../support/trigger-harness';
-import { itemsOf, makeHarness, nodeStatic, postRaw, useTriggerStack } from './helpers';
+import { asItem, itemsOf, makeHarness, nodeStatic, postRaw, useTriggerStack } from './helpers';
 import { ALL_EVENTS } from '../support/fixtures';
 import { uploadScan } from '../support/sandbox-api';
 
@@ -65,7 +65,7 @@ describe('deliveries signed by the service', () => {
 		expect(result.status).toBe(200);
 		const items = itemsOf(result);
 		expect(items).toHaveLength(1);
-		expect(items[0]).toEqual(JSON.parse(delivery.body));
+		expect(items[0]).toEqual(asItem(delivery.body));
 		expect(items[0]).toMatchObject({
 			event: 'scan.completed',
 			timestamp: expect.any(String),
@@ -79,7 +79,7 @@ describe('deliveries signed by the service', () => {
 		const [delivery] = await sandbox.control.waitForDeliveries(1);
 		const items = itemsOf(await lastResult());
 		expect(delivery.event).toBe('scan.failed');
-		expect(items).toEqual([JSON.parse(delivery.body)]);
+		expect(items).toEqual([asItem(delivery.body)]);
 		expect(items[0]).toMatchObject({
 			event: 'scan.failed',
 			timestamp: expect.any(String),
@@ -91,7 +91,7 @@ describe('deliveries signed by the service', () => {
 		const { id } = await activate();
 		const record = await sandbox.control.deliver(id, 'scan.completed');
 		expect(record.success).toBe(true);
-		expect(itemsOf(await lastResult())).toEqual([JSON.parse(record.body)]);
+		expect(itemsOf(await lastResult())).toEqual([asItem(record.body)]);
 	});
 
 	it('an event the node is not subscribed to: 200 and no execution', async () => {
@@ -234,7 +234,7 @@ describe('crafted deliveries', () => {
 		// Control: the genuine delivery passes, so the 401 above came from the forgery.
 		const genuine = await send(body, signatureHeader(secret, body));
 		expect(genuine.status).toBe(200);
-		expect(itemsOf(await lastResult(2))).toEqual([JSON.parse(body)]);
+		expect(itemsOf(await lastResult(2))).toEqual([asItem(body)]);
 	});
 
 	it('rejects when the webhook server kept no raw body (never falls back to re-serialized JSON)', async () => {
@@ -262,7 +262,11 @@ describe('crafted deliveries', () => {
 		const items = itemsOf(await lastResult());
 		expect(reply.status).toBe(200);
 		expect(items).toHaveLength(1);
-		expect(items[0]).toEqual(JSON.parse(raw));
+		// The key keeps the signed digits, not the number JSON.parse rounds them to.
+		expect(items[0]).toEqual({
+			...JSON.parse(raw),
+			deliveryKey: 'scan.completed:12345678901234567890',
+		});
 		expect((items[0].data as IDataObject).filename).toBe('facturé.pdf');
 		expect((items[0].data as IDataObject).scan_id).toBe(12345678901234567890);
 	});

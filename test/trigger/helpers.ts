@@ -1,4 +1,6 @@
 /** Helpers for the trigger tests: a sandbox, trigger harnesses, raw deliveries to the receiver. */
+import { createHash } from 'node:crypto';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
@@ -85,4 +87,20 @@ export async function postRaw(
 /** Items of a call result as plain JSON objects. */
 export function itemsOf(result: WebhookCallResult | undefined): IDataObject[] {
 	return (result?.workflowData?.[0] ?? []).map((item) => item.json);
+}
+
+/**
+ * The item a delivery starts: its body (parsed from the signed bytes, a leading BOM skipped)
+ * plus `deliveryKey`, written out here as the reference states it: `<event>:<scan_id>` for a
+ * positive whole-number scan_id (number or digit string), else `sha256:` + the bytes' digest.
+ */
+export function asItem(raw: string | Buffer): IDataObject {
+	const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'utf8');
+	const body = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as IDataObject;
+	const scanId = (body.data as IDataObject | undefined)?.scan_id;
+	const digits = typeof scanId === 'number' || typeof scanId === 'string' ? String(scanId) : '';
+	const deliveryKey = /^[1-9][0-9]*$/.test(digits)
+		? `${String(body.event)}:${digits}`
+		: `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+	return { ...body, deliveryKey };
 }

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { type Receiver } from '../support/receiver';
 import { type TriggerHarness, type WebhookCallResult } from '../support/trigger-harness';
-import { itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
+import { asItem, itemsOf, makeHarness, nodeStatic, useTriggerStack } from './helpers';
 import { ALL_EVENTS } from '../support/fixtures';
 import { uploadScan } from '../support/sandbox-api';
 
@@ -55,9 +55,9 @@ describe('Template Names or IDs', () => {
 		expect(other.result.body).toMatchObject({ ignored: expect.stringContaining('template 1') });
 
 		const selected = await deliver(hook, 'scan.completed', seed('completed', 3));
-		expect(itemsOf(selected.result)).toEqual([selected.body]);
+		expect(itemsOf(selected.result)).toEqual([asItem(selected.record.body)]);
 		const failed = await deliver(hook, 'scan.failed', seed('failed', 2));
-		expect(itemsOf(failed.result)).toEqual([failed.body]);
+		expect(itemsOf(failed.result)).toEqual([asItem(failed.record.body)]);
 	});
 
 	it('takes a comma-separated string (expression) too', async () => {
@@ -100,9 +100,13 @@ describe('Template Names or IDs', () => {
 describe('Include Validation Failed', () => {
 	it('default: scan.completed with status validation_failed starts the workflow', async () => {
 		const hook = await activate({});
-		const { result, body } = await deliver(hook, 'scan.completed', seed('validation_failed'));
+		const { result, body, record } = await deliver(
+			hook,
+			'scan.completed',
+			seed('validation_failed'),
+		);
 		expect((body.data as IDataObject).status).toBe('validation_failed');
-		expect(itemsOf(result)).toEqual([body]);
+		expect(itemsOf(result)).toEqual([asItem(record.body)]);
 	});
 
 	it('off: validation_failed is ignored with 200, completed still runs', async () => {
@@ -249,6 +253,22 @@ describe('Split Into Table Rows', () => {
 				description: 'corrected',
 				quantity: 3,
 				row_number: 1,
+			}),
+		]);
+	});
+
+	it('with Include Full Scan a reviewed table under rows replaces the line items extracted under line_items', async () => {
+		const hook = await activate({ splitIntoRows: true, includeFullScan: true });
+		const reviewed = { rows: [{ position: 1, description: 'corrected', quantity: 3 }] };
+		const { result, body } = await deliver(hook, 'scan.completed', seed('completed', 3, reviewed));
+		const extracted = (body.data as IDataObject).extracted_data as IDataObject;
+		expect((extracted.line_items as IDataObject[]).length).toBeGreaterThan(1);
+		expect(itemsOf(result)).toEqual([
+			expect.objectContaining({
+				description: 'corrected',
+				table: 'line_items',
+				row_number: 1,
+				reviewedFields: ['line_items'],
 			}),
 		]);
 	});

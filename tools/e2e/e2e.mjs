@@ -82,7 +82,7 @@ const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
 const keep = argv.includes('--keep');
-// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,poll,load,faults` picks parts.
+// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,repeats,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
 const queueParts = argv
 	.find((a) => a.startsWith('--queue-parts='))

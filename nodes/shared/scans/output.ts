@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { mergeReviewedData } from '../reviewedData';
+import { isTable, mergeReviewedData, type MergedScanData } from '../reviewedData';
 
 /**
  * How a scan is turned into output items, shared by the action node ("Output" option) and
@@ -8,14 +8,6 @@ import { mergeReviewedData } from '../reviewedData';
  * table row (line items for ERP steps).
  */
 export type ScanOutputMode = 'raw' | 'fields' | 'rows';
-
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isTable(value: unknown): value is IDataObject[] {
-	return Array.isArray(value) && value.length > 0 && value.every(isRecord);
-}
 
 /**
  * The data of a scan: corrected values (`reviewed_data`) merged over `extracted_data`, field
@@ -26,13 +18,14 @@ export function scanData(scan: IDataObject): IDataObject {
 }
 
 /** Identity of a scan, whether it comes from the API (`id`) or a webhook body (`scan_id`). */
-function scanMeta(scan: IDataObject, reviewedFields: string[]): IDataObject {
+function scanMeta(scan: IDataObject, merged: MergedScanData): IDataObject {
 	const meta: IDataObject = { scan_id: scan.id ?? scan.scan_id ?? null };
 	for (const key of ['status', 'template_id', 'filename', 'confidence'] as const) {
 		if (scan[key] !== undefined) meta[key] = scan[key];
 	}
-	meta.reviewed = reviewedFields.length > 0;
-	meta.reviewedFields = reviewedFields;
+	meta.reviewed = merged.reviewedFields.length > 0;
+	meta.reviewedFields = merged.reviewedFields;
+	if (merged.tableConflict !== undefined) meta.tableConflict = merged.tableConflict;
 	return meta;
 }
 
@@ -56,8 +49,9 @@ function headerFields(data: IDataObject): IDataObject {
  */
 export function shapeScan(scan: IDataObject, mode: ScanOutputMode): IDataObject[] {
 	if (mode === 'raw') return [scan];
-	const { data, reviewedFields } = mergeReviewedData(scan);
-	const meta = scanMeta(scan, reviewedFields);
+	const merged = mergeReviewedData(scan);
+	const { data, reviewedFields } = merged;
+	const meta = scanMeta(scan, merged);
 	if (mode === 'fields') return [{ ...data, ...meta }];
 
 	const document = headerFields(data);
@@ -73,6 +67,7 @@ export function shapeScan(scan: IDataObject, mode: ScanOutputMode): IDataObject[
 				document,
 				reviewed: meta.reviewed,
 				reviewedFields,
+				...(merged.tableConflict === undefined ? {} : { tableConflict: merged.tableConflict }),
 			});
 		});
 	}

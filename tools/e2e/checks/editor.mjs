@@ -61,7 +61,12 @@ function examples() {
 	return readdirSync(dir)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((file) => ({ file, ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')) }));
+		.map((file) => {
+			const workflow = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+			// Sticky notes are drawn on the canvas, but not as canvas nodes.
+			const nodes = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+			return { file, ...workflow, nodes };
+		});
 }
 
 const iconFile = (icon) =>

@@ -95,7 +95,10 @@ export async function signer(ctx, hookId) {
 	return (body) => signatureHeader(record.secret, body);
 }
 
-export function deliveryBody(marker, scanId = 1) {
+/** Scan IDs of crafted deliveries: each body names its own scan (the trigger runs each scan's event once). */
+let craftedScanId = 1_000_000;
+
+export function deliveryBody(marker, scanId = (craftedScanId += 1)) {
 	return JSON.stringify({
 		event: 'scan.completed',
 		timestamp: new Date().toISOString(),
@@ -236,10 +239,12 @@ export async function runChecks(ctx) {
 			).catch(() => "no activation line in main's log")
 		: 'no activation line expected on 2.x';
 	const after = await hooksOnWebhookProcess(ctx);
+	// Another scan: a second delivery of the first scan's event would be a repeat (no execution).
+	const [nextScanId] = (await control(ctx, 'POST', '/scans', { count: 1 }))?.ids ?? [];
 	const again = await control(ctx, 'POST', '/deliver', {
 		webhookId: hook.id,
 		event: 'scan.completed',
-		scanId: ctx.uploadedScanId,
+		scanId: nextScanId,
 	});
 	check(
 		'queue: restarting main with the trigger active registers no second webhook, and deliveries still run',

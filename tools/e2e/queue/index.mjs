@@ -5,6 +5,7 @@
 // (line.mjs: what differs). Then:
 //   checks.mjs  the action node on a worker, an upload with Wait for Completion from binary data
 //               in `database` mode, the trigger's lifecycle across processes, a restart of main;
+//   repeats.mjs a delivery sent twice, to a second webhook process started beside the first;
 //   poll.mjs    the poll trigger: polls on main, executions on the workers, a restart of main;
 //   load.mjs    signed deliveries vs n8n's Webhook node (v2, and v1 as every app trigger takes
 //               it on 2.x), 100 uploads in one execution;
@@ -41,6 +42,7 @@ import { runChecks } from './checks.mjs';
 import { runPollChecks } from './poll.mjs';
 import { runLoad } from './load.mjs';
 import { runFaults } from './faults.mjs';
+import { runRepeatChecks } from './repeats.mjs';
 
 /** One `n8n import:workflow --separate` for all (each n8n CLI start costs seconds). */
 function importWorkflows(workflows, env) {
@@ -62,7 +64,7 @@ function importWorkflows(workflows, env) {
  * @param {{ check: (name: string, ok: boolean, detail?: string) => boolean, verbose?: boolean, only?: string[], line?: ReturnType<typeof import('../../n8n/lines.mjs').n8nLine> }} options
  */
 export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT_LINE }) {
-	const parts = new Set(only?.length ? only : ['checks', 'poll', 'load', 'faults']);
+	const parts = new Set(only?.length ? only : ['checks', 'repeats', 'poll', 'load', 'faults']);
 	if (parts.has('faults')) parts.add('kill').add('redis');
 	const timings = {};
 	const figures = {};
@@ -75,8 +77,8 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 		}
 	};
 	const tmp = mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-e2e-'));
-	const ctx = { check, verbose, figures, tmp, line };
 	const nextPort = portAllocator();
+	const ctx = { check, verbose, figures, tmp, line, nextPort };
 	const stops = [];
 	try {
 		await time('setup', async () => {
@@ -149,6 +151,7 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 			}
 		};
 		if (parts.has('checks')) await part('checks', () => runChecks(ctx));
+		if (parts.has('repeats')) await part('repeats', () => runRepeatChecks(ctx));
 		if (parts.has('poll')) await part('poll', () => runPollChecks(ctx));
 		if (parts.has('load')) await part('load', () => runLoad(ctx));
 		if (parts.has('kill') || parts.has('redis')) await part('faults', () => runFaults(ctx, parts));
