@@ -3,6 +3,7 @@ import { VirtualClock } from './clock';
 import { Competition } from './competition';
 import { Deliverer } from './deliveries';
 import { Faults } from './faults';
+import { ListingBehaviour } from './listing-behaviour';
 import { mergeLiveOptions, mergeOptions, ResolvedOptions } from './options';
 import { Processor } from './processing';
 import { Scheduler } from './scheduler';
@@ -13,6 +14,8 @@ export class SandboxCore {
 	readonly clock = new VirtualClock();
 	readonly store = new Store(this.clock);
 	readonly faults = new Faults();
+	/** How GET /scans pages, ends and hides scans where the API documentation is silent. */
+	readonly listing = new ListingBehaviour();
 	/** Other clients of an account: their recent uploads, and slots or credit they take mid-batch. */
 	readonly competition = new Competition(this.store, this.clock);
 	/** Processing steps (cancelled by reset and shutdown). */
@@ -56,6 +59,7 @@ export class SandboxCore {
 		this.current = next;
 		this.clock.reset();
 		this.faults.clear();
+		this.listing.reset();
 		this.listingHooks = [];
 		this.competition.reset();
 		this.requestLog = [];
