@@ -57,7 +57,7 @@ interface ListingRead {
 	topId: number;
 	capped: boolean;
 	pageIgnored: boolean;
-	/** Lowest ID listed and every ID listed (for the window of late scans). */
+	/** Down to which ID the listing was read (1: to its end), and every ID listed (unseen.ts). */
 	listed?: { low: number; ids: Set<number> };
 }
 
@@ -93,12 +93,14 @@ async function readScans(
 		if (id !== undefined && !scans.has(id)) scans.set(id, scan);
 	}
 	const ids = new Set(scans.keys());
+	// Read to its end, the listing showed every ID it holds: nothing below the last page.
+	const low = result.reachedEnd ? 1 : Math.min(...ids);
 	return {
 		scans,
 		topId: result.topId ?? 0,
 		capped: result.capped,
 		pageIgnored: result.pageIgnored,
-		listed: ids.size > 0 ? { low: Math.min(...ids), ids } : undefined,
+		listed: ids.size > 0 ? { low, ids } : undefined,
 	};
 }
 

@@ -183,8 +183,9 @@ export interface Observation {
 	/** Highest ID in the listing; the new horizon (unless `pageIgnored`). */
 	topId: number;
 	/**
-	 * What the listing pages showed, top down: their lowest ID and every ID on them. Every ID
-	 * from `low` up to `topId` that is not in `ids` was not listed (unseen.ts).
+	 * What the listing pages showed, top down: the ID down to which they were read (their lowest,
+	 * or 1 when the listing was read to its end) and every ID on them. Every ID from `low` up to
+	 * `topId` that is not in `ids` was not listed (unseen.ts).
 	 */
 	listed?: { low: number; ids: Set<number> };
 	/** True when the service ignored `page`: only page 1 was read, the horizon must stay. */

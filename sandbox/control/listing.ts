@@ -14,6 +14,8 @@ import { SCAN_STATUSES, ScanStatus, SeedScansInput } from '../types';
 
 /** What happens when a chosen listing request arrives, before it is answered. */
 export interface ListingEvent {
+	/** Count only the requests for this page (e.g. 2: when page 2 is requested). */
+	page?: number;
 	/** Scans to create, as `seedScans` does. */
 	create?: SeedScansInput;
 	/** Scans that take this status (e.g. `processing` scans that finish as `completed`). */
@@ -35,7 +37,10 @@ export interface ListingControl {
 	 * or one the API does not list (e.g. `cancelled`), shown as given while processing stops.
 	 */
 	setScanStatus(id: number, status: string): void;
-	/** Runs `event` when the GET /scans request after the next `afterListRequests` ones arrives. */
+	/**
+	 * Runs `event` when the GET /scans request after the next `afterListRequests` ones arrives
+	 * (with `event.page`: counting the requests for that page only).
+	 */
 	duringListing(afterListRequests: number, event: ListingEvent): void;
 }
 
@@ -65,15 +70,21 @@ export function createListingControl(
 		duringListing: (afterListRequests, event) => {
 			if (!Number.isInteger(afterListRequests) || afterListRequests < 0)
 				throw new Error('afterListRequests must be a non-negative integer');
-			const { create, status, reveal } = event;
+			const { create, status, reveal, page } = event;
+			if (page !== undefined && (!Number.isSafeInteger(page) || page < 1))
+				throw new Error('page must be a page number');
 			if (status !== undefined)
 				for (const id of status.ids ?? [])
 					if (!core.store.scan(id)) throw new Error(`Scan ${id} not found`);
-			core.onListingRequest(afterListRequests, () => {
-				if (create) seedScans(create);
-				if (status) for (const id of status.ids) control.setScanStatus(id, status.status);
-				if (reveal) control.revealScans(reveal);
-			});
+			core.onListingRequest(
+				afterListRequests,
+				() => {
+					if (create) seedScans(create);
+					if (status) for (const id of status.ids) control.setScanStatus(id, status.status);
+					if (reveal) control.revealScans(reveal);
+				},
+				page,
+			);
 		},
 	};
 	return control;

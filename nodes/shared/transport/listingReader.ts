@@ -74,6 +74,8 @@ export interface ListingResult {
 	topId: number | undefined;
 	/** True when reading stopped at `maxPages` with `atMaxPages: 'stop'`. */
 	capped: boolean;
+	/** True when the listing was read to its end (not stopped by a limit, `stopAfter` or a bound). */
+	reachedEnd: boolean;
 	/**
 	 * True when page 2 held exactly page 1's records and page 1 read again still did (or `meta`
 	 * named page 1 for another page): the server ignores `page` (or has exactly one full page and
@@ -205,12 +207,13 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 			);
 		}
 	}
+	const toEnd = ending === 'end' || ending === 'clamped';
 	const result = {
 		topId,
 		capped: ending === 'capped',
 		pageIgnored: ending === 'ignored',
+		reachedEnd: toEnd,
 	};
-	const toEnd = ending === 'end' || ending === 'clamped';
 	const need =
 		ending === 'limit'
 			? lowestId(merge(chain, new Map(), options.limit))
