@@ -24,6 +24,15 @@ function byCompletion(a: IDataObject, b: IDataObject): number {
 	return (scanIdOf(a) ?? 0) - (scanIdOf(b) ?? 0);
 }
 
+/**
+ * A service that ignored `page` showed page 1 only. When that did not reach down to the horizon,
+ * scans between them were not seen: the horizon stays below them (issue 25 §3).
+ */
+export function heldBack(horizon: number, observation: Observation): boolean {
+	if (!observation.pageIgnored) return false;
+	return (observation.listed?.low ?? Infinity) > horizon + 1;
+}
+
 /** The words of a strike for a status the API does not list. */
 export function unlistedStatusError(status: string): string {
 	return `the service shows status "${status}", which is not one the API lists`;
@@ -124,8 +133,7 @@ export function commit(
 		pendingList = pendingList.filter((id) => !drop.has(id));
 	}
 
-	// A service that ignored `page` showed page 1 only: the horizon stays below what it hid.
-	const horizon = observation.pageIgnored
+	const horizon = heldBack(current.horizon, observation)
 		? current.horizon
 		: Math.max(current.horizon, observation.topId);
 	const emittedList = [...current.emitted, ...emit.map((scan) => scanIdOf(scan)!)];

@@ -11,7 +11,7 @@ import {
 	observeAtActivation,
 	readPage,
 } from './listing';
-import { commit } from './commit';
+import { commit, heldBack } from './commit';
 import type { CommitResult, Observation } from './state';
 import { initialState, isFinal, readState, writeState } from './state';
 
@@ -90,7 +90,7 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 const NAME = 'Document Scanning Poll Trigger';
 
 function pageIgnoredWords(listed: number): string {
-	return `${NAME}: GET /scans answered page 2 with the same ${listed} scans as page 1: the service seems to ignore \`page\`, so only the newest ${listed} scans could be listed.`;
+	return `${NAME}: GET /scans answered a page after page 1 with page 1's scans again: the service seems to ignore \`page\`, so only its newest scans could be listed (${listed} this time).`;
 }
 
 /** The warnings of one poll in n8n's log: what was given up, dropped, found late, or not listable. */
@@ -100,7 +100,7 @@ function logOutcome(
 	observation: Observation,
 	horizon: number,
 ): void {
-	if (observation.pageIgnored) {
+	if (heldBack(horizon, observation)) {
 		const listed = observation.listed;
 		ctx.logger.warn(
 			`${pageIgnoredWords(listed?.ids.size ?? 0)} Scans ${horizon + 1} to ${(listed?.low ?? horizon + 1) - 1} could not be listed and have not started the workflow; the trigger stays at scan ${horizon} and lists them once the service answers \`page\`.`,

@@ -61,7 +61,7 @@ test('a server that ignores page: 25 of 30 new scans come out, the horizon stays
 	expect(warn).toHaveBeenCalledWith(
 		expect.stringMatching(
 			new RegExp(
-				`answered page 2 with the same 25 scans as page 1: the service seems to ignore \`page\`.*Scans ${horizon + 1} to ${fresh[4]} could not be listed`,
+				`answered a page after page 1 with page 1's scans again: the service seems to ignore \`page\`.*Scans ${horizon + 1} to ${fresh[4]} could not be listed`,
 			),
 		),
 	);

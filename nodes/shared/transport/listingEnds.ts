@@ -11,15 +11,15 @@ import { pageCountOf, positive, sameRecords } from './listingPages';
  *   naming at least that many pages proves it, and `contradictedEnd` says what the server did.
  * - **A page past the end answered with the last page again** (the server clamps `page`): a
  *   page whose records were all read is the last page again when `meta.current_page` names the
- *   last page, or, without `meta`, when it holds exactly the records of the page before and
- *   that page, read again now, still holds them. In a listing that only gains records a real
+ *   last page, or, without `meta`, when it is not page 1 again (below), holds exactly the
+ *   records of the page before, and that page, read again now, still holds them. In a listing that only gains records a real
  *   page k never holds page k-1's records: they would have moved down a whole page, and records
  *   never move up (page 1 read again, as a first idea had it, would miss joins in the middle).
  *   In a listing whose records also leave, a false end needs a page's worth of records to join
  *   above and then as many to leave between three reads; the read again makes that the bar.
- * - **A server that ignores `page`** (every page is page 1): page 2 holds exactly page 1's
- *   records and page 1 read again still does, or `meta` names page 1 for another page that it
- *   says exists. Nothing beyond page 1 can be read: `ignored`, for the caller to say so (Get
+ * - **A server that ignores `page`** (every page is page 1): a page after page 1 holds
+ *   exactly what page 1, read again now, holds, or `meta` names page 1 for another page that
+ *   it says exists. Nothing beyond page 1 can be read: `ignored`, for the caller to say so (Get
  *   Many fails, the poll trigger keeps its horizon and logs). A server with exactly one full
  *   page that repeats it past the end looks the same without `meta`; the caller's words name both.
  * - Otherwise the records all read before are a shift (records were added above): `shifted`.
@@ -43,9 +43,13 @@ export async function classifyRepeat(
 		// The server answered another page than asked: its last one (clamped), or page 1 again.
 		return last !== undefined && current >= last ? 'clamped' : 'ignored';
 	}
+	// Page 1 again first: a server that ignores `page` also repeats the page before, and when a
+	// record joined between page 1 and page 2, page 2 and 3 are equal but differ from page 1's
+	// first read.
+	if (sameRecords(await read(1), page)) return 'ignored';
 	if (before.pageNumber > 1 && sameRecords(page, before))
 		return sameRecords(await read(before.pageNumber), before) ? 'clamped' : 'shifted';
-	return sameRecords(await read(1), page) ? 'ignored' : 'shifted';
+	return 'shifted';
 }
 
 /**

@@ -232,10 +232,16 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	if (!result.pageIgnored)
 		for (let i = 0; i + 1 < chain.length; i++) if (!joins(chain[i], chain[i + 1])) open.push(i);
 	// The chain's last page read once more, after every other read: did the reads miss anything?
-	if (open.length > 0 && provesAll(chain, await read(last.pageNumber), need, pageSize)) open = [];
+	// (Its records count as read, so they are output too.)
+	let check: Read | undefined;
+	if (open.length > 0) {
+		check = await read(last.pageNumber);
+		if (provesAll(chain, check, need, pageSize)) open = [];
+	}
 	const repairs =
 		open.length === 0
 			? new Map<number, Read[]>()
 			: await repairGaps(chain, open, read, pageSize, options);
+	if (check) repairs.set(chain.length - 1, [...(repairs.get(chain.length - 1) ?? []), check]);
 	return { ...result, records: merge(chain, repairs, options.limit), requests };
 }

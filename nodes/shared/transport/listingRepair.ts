@@ -87,7 +87,10 @@ export async function repairGaps(
 	return repairs;
 }
 
-/** The records of the chain with its repairs, in page order, each ID once, at most `limit`. */
+/**
+ * The records of the chain with its repairs, each ID once, newest first (by ID when every record
+ * has one, else in page order), at most `limit`.
+ */
 export function merge(
 	chain: Read[],
 	repairs: Map<number, Read[]>,
@@ -109,5 +112,9 @@ export function merge(
 		add(page);
 		for (const repair of repairs.get(i) ?? []) add(repair);
 	});
+	// Newest first (IDs grow with creation), also for records that joined between two reads, or
+	// that a repair or the check read added.
+	if (records.every((record) => recordId(record) !== undefined))
+		records.sort((a, b) => recordId(b)! - recordId(a)!);
 	return limit === undefined ? records : records.slice(0, limit);
 }
