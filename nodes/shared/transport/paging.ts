@@ -128,9 +128,11 @@ export async function readPages(
 	const result = await read(qs, { changes: changing ? 'any' : 'grows', limit: options.limit });
 	if (!changing || result.uncovered === undefined) return result.records;
 
-	// Close the gaps with the listing without the filter, down to the lowest gap.
+	// Close the gaps with the listing without the filter, down to the lowest gap: page by page,
+	// as it usually ends within a few pages of a long listing (meta would have all read at once).
 	const floor = result.uncovered;
 	const stable = await read(changing.stableQs, {
+		sequential: true,
 		stopAfter: Number.isFinite(floor)
 			? (items) => items.some((record) => (recordId(record) ?? Infinity) <= floor)
 			: undefined,

@@ -71,7 +71,8 @@ export const description = updateDisplayOptions(displayOptions, properties);
 function changingFilter(qs: IDataObject): ChangingFilter | undefined {
 	const status = qs.status;
 	if (typeof status !== 'string' || FINAL_STATUSES.has(status)) return undefined;
-	const { status: _status, ...stableQs } = qs;
+	const stableQs = { ...qs };
+	delete stableQs.status;
 	return { stableQs, matches: (scan) => scan.status === status };
 }
 
