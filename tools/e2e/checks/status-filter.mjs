@@ -59,14 +59,15 @@ export async function checkStatusFilter(ctx) {
 		],
 		connections: { Webhook: { main: [[{ node: 'Scans by status', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
+		active: false,
 	};
 	const created = await rest.request('POST', 'workflows', workflow);
 	const workflowId = created.body?.data?.id;
 	if (
 		!check(
 			'Get Many by status: the workflow is created',
-			created.ok && workflowId,
-			`HTTP ${created.status}`,
+			Boolean(created.ok && workflowId),
+			`HTTP ${created.status}${created.ok ? '' : `: ${JSON.stringify(created.body).slice(0, 300)}`}`,
 		)
 	)
 		return;
