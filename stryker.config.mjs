@@ -57,11 +57,16 @@ const GROUPS = {
 		mutate: [
 			'nodes/shared/transport/listingReader.ts',
 			'nodes/shared/transport/listingPages.ts',
+			'nodes/shared/transport/listingEnds.ts',
+			'nodes/shared/transport/listingRepair.ts',
+			'nodes/shared/transport/listingCoverage.ts',
 			'nodes/shared/transport/paging.ts',
 		],
 		unit: [
 			'<rootDir>/test/transport/listing-reader.property.test.ts',
 			'<rootDir>/test/transport/listing-reader.units.test.ts',
+			'<rootDir>/test/transport/listing-ends.units.test.ts',
+			'<rootDir>/test/transport/listing-model.property.test.ts',
 			'<rootDir>/test/transport/paging.units.test.ts',
 		],
 		engine: [
@@ -71,8 +76,16 @@ const GROUPS = {
 		],
 	},
 	state: {
-		mutate: ['nodes/DocumentScanningPollTrigger/state.ts'],
-		unit: ['<rootDir>/test/poll-trigger/poll-state.units.test.ts'],
+		mutate: [
+			'nodes/DocumentScanningPollTrigger/state.ts',
+			'nodes/DocumentScanningPollTrigger/commit.ts',
+			'nodes/DocumentScanningPollTrigger/unseen.ts',
+			'nodes/DocumentScanningPollTrigger/follow.ts',
+		],
+		unit: [
+			'<rootDir>/test/poll-trigger/poll-state.units.test.ts',
+			'<rootDir>/test/poll-trigger/window.units.test.ts',
+		],
 		engine: ['<rootDir>/test/poll-trigger/*.test.ts'],
 	},
 };

@@ -7,13 +7,15 @@ import {
 	httpStatusOf,
 	endsListing,
 	PAGE_SIZE,
-	unwrapList,
 	unwrapRecord,
 } from '../shared/transport';
 import { readListing } from '../shared/transport/listingReader';
-import { restless } from '../shared/transport/paging';
+import { endContradicted, restless } from '../shared/transport/listingErrors';
+import { fetchListPage } from '../shared/transport/paging';
+import { followPlan } from './follow';
 import type { Observation, PollState } from './state';
 import { isFollowDue, scanIdOf } from './state';
+import { lowestUnseen } from './unseen';
 
 /**
  * The requests of one poll. Nothing here changes the state: a listing request that fails
@@ -38,18 +40,13 @@ export const ACTIVATION_MAX_PAGES = 40;
 
 export interface ListingPage {
 	items: IDataObject[];
-	/** True when this is the last page (short, empty, or `meta` / `links` say so). */
+	/** True when this is the last page (short, empty, a 404 / 422 past the end, or `meta` / `links` say so). */
 	last: boolean;
 }
 
 /** Reads page `pageNumber` of GET /scans (no filters: the node filters itself). */
 export async function readPage(ctx: IPollFunctions, pageNumber: number): Promise<ListingPage> {
-	const response = await apiRequestFull.call(ctx, {
-		method: 'GET',
-		path: '/scans',
-		qs: { page: pageNumber },
-	});
-	const page = unwrapList(response.body);
+	const page = await fetchListPage(ctx, '/scans', {}, pageNumber);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
 	const last = endsListing({ ...page, items }, pageNumber);
 	return { items, last };
@@ -59,6 +56,9 @@ interface ListingRead {
 	scans: Map<number, IDataObject>;
 	topId: number;
 	capped: boolean;
+	pageIgnored: boolean;
+	/** Down to which ID the listing was read (1: to its end), and every ID listed (unseen.ts). */
+	listed?: { low: number; ids: Set<number> };
 }
 
 /** GET /scans page by page, each page after the one before, with the shared shift-safe rules. */
@@ -70,13 +70,9 @@ async function readScans(
 	let serverNow = Date.now();
 	const result = await readListing({
 		fetchPage: async (pageNumber) => {
-			const response = await apiRequestFull.call(ctx, {
-				method: 'GET',
-				path: '/scans',
-				qs: { page: pageNumber },
-			});
-			if (pageNumber === 1) serverNow = serverClock(response.headers) ?? Date.now();
-			return unwrapList(response.body);
+			const page = await fetchListPage(ctx, '/scans', {}, pageNumber);
+			if (pageNumber === 1) serverNow = serverClock(page.headers) ?? Date.now();
+			return page;
 		},
 		pageSize: PAGE_SIZE,
 		maxPages,
@@ -88,6 +84,7 @@ async function readScans(
 		tooManyPages: () =>
 			new NodeOperationError(ctx.getNode(), `GET /scans did not end after ${MAX_PAGES} pages`),
 		restless: () => restless(ctx, '/scans'),
+		contradicted: (detail) => endContradicted(ctx, '/scans', detail),
 		inParallel: async (count, width, task) => await mapWithConcurrency(count, width, task),
 	});
 	const scans = new Map<number, IDataObject>();
@@ -95,7 +92,16 @@ async function readScans(
 		const id = scanIdOf(scan);
 		if (id !== undefined && !scans.has(id)) scans.set(id, scan);
 	}
-	return { scans, topId: result.topId ?? 0, capped: result.capped };
+	const ids = new Set(scans.keys());
+	// Read to its end, the listing showed every ID it holds: nothing below the last page.
+	const low = result.reachedEnd ? 1 : Math.min(...ids);
+	return {
+		scans,
+		topId: result.topId ?? 0,
+		capped: result.capped,
+		pageIgnored: result.pageIgnored,
+		listed: ids.size > 0 ? { low, ids } : undefined,
+	};
 }
 
 function serverClock(headers: IDataObject | undefined): number | undefined {
@@ -122,28 +128,29 @@ export async function observeAtActivation(ctx: IPollFunctions): Promise<ListingR
 }
 
 /**
- * Reads from page 1 down to the first page that reaches `horizon` (or the end of the
- * listing), then fetches pending scans that were not on those pages and are due (see
- * `isFollowDue`), at most MAX_SINGLE_FETCHES, in the order of `pending`. A failing single
- * fetch is recorded in `failed`; it does not fail the poll.
+ * Reads from page 1 down to the horizon and the lowest unseen ID, and on down towards the
+ * followed scans (follow.ts decides how far), then fetches the followed scans that were not on
+ * those pages and are due (see `isFollowDue`), at most MAX_SINGLE_FETCHES, in the order of
+ * `pending`. A failing single fetch is recorded in `failed`; it does not fail the poll.
  */
 export async function observe(
 	ctx: IPollFunctions,
 	state: PollState,
 	now: number,
 ): Promise<Observation> {
-	const { horizon, pending } = state;
-	const listing = await readScans(
-		ctx,
-		(items) => items.some((scan) => (scanIdOf(scan) ?? Infinity) <= horizon),
-		MAX_PAGES,
-	);
+	const plan = followPlan({
+		horizon: state.horizon,
+		unseenFloor: lowestUnseen(state.unseen),
+		pending: state.pending,
+		singles: MAX_SINGLE_FETCHES,
+	});
+	const listing = await readScans(ctx, (items) => plan.stopAfter(items), MAX_PAGES);
 	const scans = listing.scans;
 
 	const gone = new Set<number>();
 	const fetched: number[] = [];
 	const failed = new Map<number, string>();
-	for (const id of pending) {
+	for (const id of state.pending) {
 		if (scans.has(id)) continue;
 		if (fetched.length >= MAX_SINGLE_FETCHES) break;
 		if (!isFollowDue(state, id, now)) continue;
@@ -162,7 +169,15 @@ export async function observe(
 			scans.set(id, answer.scan);
 		}
 	}
-	return { scans, topId: listing.topId, gone, fetched, failed };
+	return {
+		scans,
+		topId: listing.topId,
+		listed: listing.listed,
+		pageIgnored: listing.pageIgnored,
+		gone,
+		fetched,
+		failed,
+	};
 }
 
 /** One pending scan by ID, one attempt (a later poll retries, with back-off: state.ts); undefined scan: 404. */

@@ -11,7 +11,9 @@ import {
 	observeAtActivation,
 	readPage,
 } from './listing';
-import { commit, initialState, isFinal, readState, writeState } from './state';
+import { commit, heldBack } from './commit';
+import type { CommitResult, Observation } from './state';
+import { initialState, isFinal, readState, writeState } from './state';
 
 /**
  * `poll()` of the Document Scanning Poll Trigger.
@@ -19,8 +21,9 @@ import { commit, initialState, isFinal, readState, writeState } from './state';
  * - First activation (no state yet): remembers the newest scan ID as the horizon and follows
  *   every unfinished scan created in the 24 hours before (at most 1,000 scans back); emits
  *   nothing.
- * - Every later poll: reads new scans down to the horizon and the pending ones, emits the
- *   scans that reached a final state since, and keeps the rest for the next poll.
+ * - Every later poll: reads new scans down to the horizon (and down to IDs not listed yet, and
+ *   towards the followed scans), emits the scans that reached a final state since, and keeps
+ *   the rest for the next poll.
  * - "Fetch Test Event" (manual mode): the newest finished scan that passes the filters;
  *   the state is not touched.
  *
@@ -57,6 +60,10 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 	const before = readState(staticData);
 	if (before === undefined) {
 		const look = await observeAtActivation(this);
+		if (look.pageIgnored)
+			this.logger.warn(
+				`${pageIgnoredWords(look.listed?.ids.size ?? 0)} Unfinished scans below them are not followed.`,
+			);
 		if (look.capped) {
 			this.logger.warn(
 				`Document Scanning Poll Trigger: looked through the newest ${ACTIVATION_MAX_PAGES * PAGE_SIZE} scans at activation; unfinished scans older than those are not followed`,
@@ -73,18 +80,47 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 	// Commit against the state as it is now: an overlapping poll may have committed meanwhile.
 	const current = readState(staticData) ?? before;
 	const result = commit(current, observation, (scan) => accepts(scan, events, options), now);
-	for (const stuck of result.givenUp) {
-		this.logger.warn(
-			`Document Scanning Poll Trigger: gave up following scan ${stuck.id} after ${stuck.failures} failed requests since ${stuck.since} (last error: ${stuck.lastError}); it will not start the workflow. Check it with Document Scanning → Scan → Get.`,
-		);
-	}
-	if (result.dropped.length > 0) {
-		this.logger.warn(
-			`Document Scanning Poll Trigger: stopped following ${result.dropped.length} unfinished scans (more than the limit); oldest: ${result.dropped[0]}`,
-		);
-	}
+	logOutcome(this, result, observation, current.horizon);
 	if (JSON.stringify(result.state) !== JSON.stringify(current))
 		writeState(staticData, result.state);
 	if (result.emit.length === 0) return null;
 	return [toItems(result.emit, options, new Date())];
+}
+
+const NAME = 'Document Scanning Poll Trigger';
+
+function pageIgnoredWords(listed: number): string {
+	return `${NAME}: GET /scans answered a page after page 1 with page 1's scans again: the service seems to ignore \`page\`, so only its newest scans could be listed (${listed} this time).`;
+}
+
+/** The warnings of one poll in n8n's log: what was given up, dropped, found late, or not listable. */
+function logOutcome(
+	ctx: IPollFunctions,
+	result: CommitResult,
+	observation: Observation,
+	horizon: number,
+): void {
+	if (heldBack(horizon, observation)) {
+		const listed = observation.listed;
+		ctx.logger.warn(
+			`${pageIgnoredWords(listed?.ids.size ?? 0)} Scans ${horizon + 1} to ${(listed?.low ?? horizon + 1) - 1} could not be listed and have not started the workflow; the trigger stays at scan ${horizon} and lists them once the service answers \`page\`.`,
+		);
+	}
+	for (const stuck of result.givenUp) {
+		ctx.logger.warn(
+			stuck.status === undefined
+				? `${NAME}: gave up following scan ${stuck.id} after ${stuck.failures} failed requests since ${stuck.since} (last error: ${stuck.lastError}); it will not start the workflow. Check it with Document Scanning → Scan → Get.`
+				: `${NAME}: gave up following scan ${stuck.id}: its status stayed "${stuck.status}", which is not one the API lists, for ${stuck.failures} looks since ${stuck.since}; it will not start the workflow. Check it with Document Scanning → Scan → Get.`,
+		);
+	}
+	if (result.dropped.length > 0) {
+		ctx.logger.warn(
+			`${NAME}: stopped following ${result.dropped.length} unfinished scans (more than the limit); oldest: ${result.dropped[0]}`,
+		);
+	}
+	for (const found of result.resurfaced) {
+		ctx.logger.warn(
+			`${NAME}: scan ${found.id} (status ${found.status}) appeared in the listing below the window in which late scans are looked for; it is followed from now on and starts the workflow when it finishes.`,
+		);
+	}
 }

@@ -6,12 +6,22 @@ import { FINAL_STATUSES } from '../shared/scans/status';
  * The poll trigger's memory, kept in the workflow's static data (node scope) and nowhere
  * else: n8n may run a poll in another process than the previous one.
  *
- * - `horizon`: the highest scan ID a successful poll has seen. Every scan with an ID up to
- *   it was seen at least once (or existed before the first activation).
- * - `pending`: IDs up to the horizon that were seen unfinished (uploaded, processing).
+ * - `horizon`: the highest scan ID a successful poll has listed. Every scan with an ID up to
+ *   it was listed at least once (or existed before the first activation), except the IDs in
+ *   `unseen`.
+ * - `unseen`: ID ranges up to the horizon that no poll has listed yet (a scan may become
+ *   visible after a newer one: parallel uploads). Later polls look for them for a while
+ *   (unseen.ts: the window); one that appears is new.
+ * - `pending`: IDs seen unfinished (uploaded, processing, or a status the API does not list).
  * - `emitted`: the most recently emitted IDs, a bounded guard against emitting twice.
- * - `stuck`: pending IDs whose own GET failed: failures in a row, when to try again (back-off),
- *   and since when. After STUCK_MAX_FAILURES the scan is given up (the caller logs it).
+ * - `stuck`: pending IDs whose own GET failed, or whose status is one the API does not list:
+ *   strikes in a row, when to look again (back-off), and since when. After STUCK_MAX_FAILURES
+ *   the scan is given up (the caller logs it).
+ * - `startId`: the horizon of the first activation. Scans up to it are history: one found
+ *   unfinished but not followed there was left out on purpose (older than the look back).
+ *
+ * Version 2 added `unseen` and `startId`; a version 1 state reads as version 2 with no unseen
+ * ranges and `startId` = its horizon (nothing below it is taken for a late scan).
  *
  * n8n saves static data only when a poll emits (and on activation / deactivation). The
  * state is built so that falling back to an older saved state is harmless: a poll that
@@ -20,25 +30,39 @@ import { FINAL_STATUSES } from '../shared/scans/status';
  * exactly what the lost polls would have emitted later.
  */
 export interface PollState {
-	version: 1;
+	version: 2;
 	horizon: number;
 	pending: number[];
 	emitted: number[];
 	/** ISO time of the first activation (informative). */
 	activatedAt: string;
-	/** Pending scans whose own GET failed, by ID. */
+	/** Pending scans whose own GET failed or whose status is not one the API lists, by ID. */
 	stuck: Record<string, StuckScan>;
+	unseen: UnseenRange[];
+	startId: number;
 }
 
 export interface StuckScan {
-	/** Failed attempts in a row. */
+	/** Failed attempts (or looks at an unlisted status) in a row. */
 	failures: number;
-	/** Epoch ms before which the scan is not fetched again. */
+	/** Epoch ms before which the scan is not fetched again (nor counted again). */
 	nextAt: number;
-	/** ISO time of the first failure in a row. */
+	/** ISO time of the first strike in a row. */
 	since: string;
 	/** The last error message (no secrets: the transport's wording). */
 	lastError: string;
+	/** Set when the strikes are for a status the API does not list (the last one seen). */
+	status?: string;
+}
+
+/** IDs `from`…`to` (inclusive), below the horizon, not listed yet. */
+export interface UnseenRange {
+	from: number;
+	to: number;
+	/** Epoch ms when a poll first missed them. */
+	since: number;
+	/** Later polls that listed past them and still did not see them. */
+	checks: number;
 }
 
 /** First pause after a failed GET of one scan; it doubles with each failure up to STUCK_MAX_PAUSE_MS. */
@@ -52,8 +76,16 @@ export const MAX_EMITTED = 1000;
 /** Unfinished scans followed at most; the oldest are dropped beyond it (with a warning). */
 export const MAX_PENDING = 1000;
 
+/** The statuses the API lists for a scan that is not done yet. */
+export const WAITING_STATUSES = new Set(['uploaded', 'processing']);
+
 export function isFinal(scan: IDataObject): boolean {
 	return FINAL_STATUSES.has(String(scan.status));
+}
+
+/** A status the API does not list (e.g. `cancelled`): followed for a bound, then given up. */
+export function isUnlisted(scan: IDataObject): boolean {
+	return !isFinal(scan) && !WAITING_STATUSES.has(String(scan.status));
 }
 
 /** A scan ID as a number, or undefined when the record carries none usable. */
@@ -62,7 +94,7 @@ export function scanIdOf(scan: IDataObject): number | undefined {
 	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
-/** Whether a pending scan may be fetched on its own now (it is not pausing after a failure). */
+/** Whether a pending scan may be fetched (or counted) now: it is not pausing after a strike. */
 export function isFollowDue(state: PollState, id: number, now: number): boolean {
 	const stuck = state.stuck[String(id)];
 	return stuck === undefined || stuck.nextAt <= now;
@@ -81,6 +113,7 @@ function stuckMap(value: unknown): Record<string, StuckScan> {
 			nextAt: Number(entry.nextAt) || 0,
 			since: String(entry.since ?? ''),
 			lastError: String(entry.lastError ?? ''),
+			...(typeof entry.status === 'string' ? { status: entry.status } : {}),
 		};
 	}
 	return result;
@@ -91,17 +124,43 @@ function idList(value: unknown): number[] {
 	return value.map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
 }
 
-/** The stored state, or undefined before the first activation (or after static data was reset). */
+function unseenList(value: unknown, horizon: number): UnseenRange[] {
+	if (!Array.isArray(value)) return [];
+	const ranges: UnseenRange[] = [];
+	for (const raw of value as IDataObject[]) {
+		const from = Number(raw?.from);
+		const to = Number(raw?.to);
+		if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 1 || to < from) continue;
+		if (to > horizon) continue;
+		ranges.push({
+			from,
+			to,
+			since: Number(raw.since) || 0,
+			checks: Math.max(0, Math.floor(Number(raw.checks) || 0)),
+		});
+	}
+	return ranges.sort((a, b) => b.to - a.to);
+}
+
+/** The stored state (version 1 or 2), or undefined before the first activation (or after a reset). */
 export function readState(staticData: IDataObject): PollState | undefined {
 	const horizon = Number(staticData.horizon);
-	if (staticData.version !== 1 || !Number.isSafeInteger(horizon) || horizon < 0) return undefined;
+	const version = staticData.version;
+	if ((version !== 1 && version !== 2) || !Number.isSafeInteger(horizon) || horizon < 0)
+		return undefined;
+	const startId = Number(staticData.startId);
 	return {
-		version: 1,
+		version: 2,
 		horizon,
 		pending: idList(staticData.pending),
 		emitted: idList(staticData.emitted),
 		activatedAt: String(staticData.activatedAt ?? ''),
 		stuck: stuckMap(staticData.stuck),
+		unseen: version === 2 ? unseenList(staticData.unseen, horizon) : [],
+		startId:
+			version === 2 && Number.isSafeInteger(startId) && startId >= 0
+				? Math.min(startId, horizon)
+				: horizon,
 	};
 }
 
@@ -113,14 +172,24 @@ export function writeState(staticData: IDataObject, state: PollState): void {
 	staticData.emitted = [...state.emitted];
 	staticData.activatedAt = state.activatedAt;
 	staticData.stuck = structuredClone(state.stuck);
+	staticData.unseen = state.unseen.map((range) => ({ ...range }));
+	staticData.startId = state.startId;
 }
 
 /** What the requests of one poll found. */
 export interface Observation {
 	/** Latest record seen per scan ID (listing pages and single fetches). */
 	scans: Map<number, IDataObject>;
-	/** Highest ID in the listing; the new horizon. */
+	/** Highest ID in the listing; the new horizon (unless `pageIgnored`). */
 	topId: number;
+	/**
+	 * What the listing pages showed, top down: the ID down to which they were read (their lowest,
+	 * or 1 when the listing was read to its end) and every ID on them. Every ID from `low` up to
+	 * `topId` that is not in `ids` was not listed (unseen.ts).
+	 */
+	listed?: { low: number; ids: Set<number> };
+	/** True when the service ignored `page`: only page 1 was read, the horizon must stay. */
+	pageIgnored?: boolean;
 	/** Pending IDs the service no longer knows (404). */
 	gone: Set<number>;
 	/** Pending IDs fetched one by one this poll (they move to the back of the queue). */
@@ -135,108 +204,12 @@ export interface CommitResult {
 	emit: IDataObject[];
 	/** Pending IDs dropped because more than MAX_PENDING were followed. */
 	dropped: number[];
-	/** Pending scans given up after STUCK_MAX_FAILURES failed GETs in a row. */
+	/** Pending scans given up after STUCK_MAX_FAILURES strikes in a row. */
 	givenUp: Array<{ id: number } & StuckScan>;
-}
-
-function byCompletion(a: IDataObject, b: IDataObject): number {
-	// Stryker disable next-line StringLiteral: any text that is not a date parses to NaN, as '' does.
-	const ta = Date.parse(String(a.updated_at ?? ''));
-	// Stryker disable next-line StringLiteral: any text that is not a date parses to NaN, as '' does.
-	const tb = Date.parse(String(b.updated_at ?? ''));
-	if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return ta - tb;
-	return (scanIdOf(a) ?? 0) - (scanIdOf(b) ?? 0);
-}
-
-/**
- * Applies one poll's observation to the state as it is *now* (not as it was when the poll
- * started: with two overlapping polls, the one finishing later sees the other's emissions).
- * `accept` tells whether a finished scan passes the node's event and option filters; a
- * filtered-out scan is settled like an emitted one, but not recorded as emitted.
- */
-export function commit(
-	current: PollState,
-	observation: Observation,
-	accept: (scan: IDataObject) => boolean,
-	now: number = Date.now(),
-): CommitResult {
-	const pending = new Set(current.pending);
-	const emitted = new Set(current.emitted);
-	const emit: IDataObject[] = [];
-
-	const ids = [...observation.scans.keys()].sort((a, b) => a - b);
-	for (const id of ids) {
-		const scan = observation.scans.get(id)!;
-		if (id <= current.horizon && !pending.has(id)) continue;
-		if (!isFinal(scan)) {
-			pending.add(id);
-			continue;
-		}
-		pending.delete(id);
-		if (emitted.has(id) || !accept(scan)) continue;
-		emit.push(scan);
-		emitted.add(id);
-	}
-	for (const id of observation.gone) pending.delete(id);
-
-	// A failed GET stays with its scan: back-off, then give up after STUCK_MAX_FAILURES.
-	const stuck: Record<string, StuckScan> = {};
-	const givenUp: CommitResult['givenUp'] = [];
-	for (const [key, entry] of Object.entries(current.stuck)) {
-		if (pending.has(Number(key)) && !observation.scans.has(Number(key))) stuck[key] = entry;
-	}
-	for (const [id, message] of observation.failed) {
-		if (!pending.has(id)) continue;
-		const before = stuck[String(id)];
-		const failures = (before?.failures ?? 0) + 1;
-		const entry: StuckScan = {
-			failures,
-			nextAt: now + Math.min(STUCK_FIRST_PAUSE_MS * 2 ** (failures - 1), STUCK_MAX_PAUSE_MS),
-			since: before?.since ?? new Date(now).toISOString(),
-			lastError: message,
-		};
-		if (failures >= STUCK_MAX_FAILURES) {
-			pending.delete(id);
-			delete stuck[String(id)];
-			givenUp.push({ id, ...entry });
-		} else {
-			stuck[String(id)] = entry;
-		}
-	}
-
-	// Single fetches go to the back, so the next poll checks the ones not checked now.
-	const fetched = new Set(observation.fetched);
-	let pendingList = [
-		...[...pending].filter((id) => !fetched.has(id)).sort((a, b) => a - b),
-		...observation.fetched.filter((id) => pending.has(id)),
-	];
-	let dropped: number[] = [];
-	// Stryker disable next-line EqualityOperator: at exactly MAX_PENDING the slice below is empty, so nothing is dropped either way.
-	if (pendingList.length > MAX_PENDING) {
-		const oldest = [...pendingList]
-			.sort((a, b) => a - b)
-			.slice(0, pendingList.length - MAX_PENDING);
-		const drop = new Set(oldest);
-		dropped = oldest;
-		pendingList = pendingList.filter((id) => !drop.has(id));
-	}
-
-	const emittedList = [...current.emitted, ...emit.map((scan) => scanIdOf(scan)!)];
-	return {
-		state: {
-			version: 1,
-			horizon: Math.max(current.horizon, observation.topId),
-			pending: pendingList,
-			emitted: [...new Set(emittedList)].slice(-MAX_EMITTED),
-			activatedAt: current.activatedAt,
-			stuck: Object.fromEntries(
-				Object.entries(stuck).filter(([key]) => pendingList.includes(Number(key))),
-			),
-		},
-		emit: emit.sort(byCompletion),
-		dropped,
-		givenUp,
-	};
+	/** Scans found unfinished below the window of late scans, not followed before: followed now. */
+	resurfaced: Array<{ id: number; status: string }>;
+	/** Scans listed late (in an unseen range) this poll. */
+	late: number[];
 }
 
 /**
@@ -250,11 +223,13 @@ export function initialState(scans: Iterable<IDataObject>, topId: number, now: D
 		if (id !== undefined && !isFinal(scan)) pending.push(id);
 	}
 	return {
-		version: 1,
+		version: 2,
 		horizon: topId,
 		pending: [...new Set(pending)].sort((a, b) => a - b).slice(-MAX_PENDING),
 		emitted: [],
 		activatedAt: now.toISOString(),
 		stuck: {},
+		unseen: [],
+		startId: topId,
 	};
 }

@@ -14,7 +14,7 @@ export const PAGE_SIZE = 25;
 export function presentScan(scan: ScanRecord): Record<string, unknown> {
 	return {
 		id: scan.id,
-		status: scan.status,
+		status: scan.shownStatus ?? scan.status,
 		filename: scan.filename,
 		template_id: scan.templateId,
 		confidence: scan.confidence,

@@ -9,7 +9,7 @@ import {
 	parseMultipart,
 	UploadedFile,
 } from './multipart';
-import { paginate, presentCreatedScan, presentScan, wrapOne, wrapPage } from './present';
+import { PAGE_SIZE, paginate, presentCreatedScan, presentScan, wrapOne, wrapPage } from './present';
 import { pdfTextLines } from '../engine/pdf-text';
 import { ROLLING_WINDOW_MS } from '../engine/records';
 import { SCAN_STATUSES, ScanStatus } from '../types';
@@ -156,7 +156,7 @@ function optionalFilter<T>(
 	return value;
 }
 
-export const listScans: Handler = (ctx) => {
+export const listScans: Handler = async (ctx) => {
 	const { core, account, query } = ctx;
 	const errors = new FieldErrors();
 	const page =
@@ -183,15 +183,27 @@ export const listScans: Handler = (ctx) => {
 	);
 	if (!errors.isEmpty) return invalid(ctx, errors);
 
-	core.beforeListing();
-	const scans = core.store.listScans(account.id, { status, templateId });
+	await core.listing.turn(page, (ms) => core.requestTimers.sleep(ms));
+	core.beforeListing(page);
+	const scans = core.store
+		.listScans(account.id, { status, templateId })
+		.filter((scan) => core.listing.isListed(scan.id));
 	const pageUrl = (n: number): string => {
 		const params = new URLSearchParams(query);
 		params.set('page', String(n));
 		return `${ctx.baseUrl}/scans?${params.toString()}`;
 	};
+	// Past the end: an empty page, an error, or the last page again (engine/listing-behaviour.ts).
+	const choice = core.listing.choose(page, scans.length, PAGE_SIZE);
+	if ('status' in choice) {
+		core.listing.answered(page);
+		return choice.status === 404
+			? errorResponse(404, `Page ${page} not found: the listing has ${choice.lastPage} pages.`)
+			: invalid(ctx, new FieldErrors().add('page', `The page must be at most ${choice.lastPage}.`));
+	}
 	// Only the page's scans are presented: a large account's listing costs one page, not all of it.
-	const result = paginate(scans, page, pageUrl);
+	const result = paginate(scans, choice.page, pageUrl);
+	core.listing.answered(page);
 	return ok(
 		200,
 		wrapPage(core.options.envelope, { ...result, items: result.items.map(presentScan) }),

@@ -4,6 +4,7 @@ import { isoWithOffset, isoZulu } from '../engine/clock';
 import type { SeedUploadsInput, TakeAfterInput } from '../engine/competition';
 import { SandboxCore } from '../engine/core';
 import { describeOptions } from '../engine/options';
+import { createListingControl, ListingControl } from './listing';
 import { applyResult, sampleScan } from '../engine/processing';
 import { AccountRecord, DEFAULT_API_KEY, ScanRecord, WebhookRecord } from '../engine/records';
 import {
@@ -25,7 +26,7 @@ import {
 	WebhookEvent,
 } from '../types';
 
-export interface SandboxControl {
+export interface SandboxControl extends ListingControl {
 	/** Wipes all state and reseeds; options go back to the start options, then `options` apply. */
 	reset(options?: Partial<SandboxOptions>): void;
 	/** Changes live options (envelope, activeFlag, errorsShape, processingDelayMs, rateLimitPerHour, retryAfter, allowInsecureWebhookUrls, deliveryTimeoutMs, log). */
@@ -312,6 +313,8 @@ export function createControl(core: SandboxCore): SandboxControl {
 		deactivateWebhook: (id) => {
 			webhookOrThrow(id).active = false;
 		},
+		// Listing behaviours and changes during a listing (control/listing.ts).
+		...createListingControl(core, (input) => control.seedScans(input)),
 	};
 	return control;
 }

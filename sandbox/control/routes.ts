@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readCredentials } from '../api/auth';
 import { SandboxControl } from './control';
+import { listingRoutes } from './listing';
 import {
 	ApiResponse,
 	BodyTooLargeError,
@@ -165,6 +166,7 @@ function buildRoutes(control: SandboxControl) {
 			control.deactivateWebhook(idParam(id));
 			return ok(control.getWebhook(idParam(id)));
 		}),
+		...listingRoutes(control),
 	];
 }
 

@@ -3,6 +3,7 @@ import { VirtualClock } from './clock';
 import { Competition } from './competition';
 import { Deliverer } from './deliveries';
 import { Faults } from './faults';
+import { ListingBehaviour } from './listing-behaviour';
 import { mergeLiveOptions, mergeOptions, ResolvedOptions } from './options';
 import { Processor } from './processing';
 import { Scheduler } from './scheduler';
@@ -13,6 +14,8 @@ export class SandboxCore {
 	readonly clock = new VirtualClock();
 	readonly store = new Store(this.clock);
 	readonly faults = new Faults();
+	/** How GET /scans pages, ends and hides scans where the API documentation is silent. */
+	readonly listing = new ListingBehaviour();
 	/** Other clients of an account: their recent uploads, and slots or credit they take mid-batch. */
 	readonly competition = new Competition(this.store, this.clock);
 	/** Processing steps (cancelled by reset and shutdown). */
@@ -23,7 +26,7 @@ export class SandboxCore {
 	readonly processor: Processor;
 	requestLog: RequestLogEntry[] = [];
 	/** Actions run when a later GET /scans (listing) request arrives, before it is answered. */
-	private listingHooks: Array<{ skip: number; run: () => void }> = [];
+	private listingHooks: Array<{ skip: number; run: () => void; page?: number }> = [];
 	private current: ResolvedOptions;
 
 	constructor(private readonly startOptions: ResolvedOptions) {
@@ -56,6 +59,7 @@ export class SandboxCore {
 		this.current = next;
 		this.clock.reset();
 		this.faults.clear();
+		this.listing.reset();
 		this.listingHooks = [];
 		this.competition.reset();
 		this.requestLog = [];
@@ -63,16 +67,20 @@ export class SandboxCore {
 		this.seed();
 	}
 
-	/** Runs `run` when the listing request after the next `skip` ones arrives (before it is answered). */
-	onListingRequest(skip: number, run: () => void): void {
-		this.listingHooks.push({ skip, run });
+	/**
+	 * Runs `run` when the listing request after the next `skip` ones arrives (before it is
+	 * answered); with `page`, only requests for that page count.
+	 */
+	onListingRequest(skip: number, run: () => void, page?: number): void {
+		this.listingHooks.push({ skip, run, page });
 	}
 
-	/** Called by GET /scans before it reads the store. */
-	beforeListing(): void {
-		const due = this.listingHooks.filter((hook) => hook.skip === 0);
-		this.listingHooks = this.listingHooks.filter((hook) => hook.skip > 0);
-		for (const hook of this.listingHooks) hook.skip -= 1;
+	/** Called by GET /scans (for `page`) before it reads the store. */
+	beforeListing(page?: number): void {
+		const counts = (hook: { page?: number }) => hook.page === undefined || hook.page === page;
+		const due = this.listingHooks.filter((hook) => counts(hook) && hook.skip === 0);
+		this.listingHooks = this.listingHooks.filter((hook) => !due.includes(hook));
+		for (const hook of this.listingHooks) if (counts(hook)) hook.skip -= 1;
 		for (const hook of due) hook.run();
 	}
 

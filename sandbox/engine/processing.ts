@@ -141,6 +141,7 @@ export class Processor {
 
 	/** One processing step: uploaded -> processing, or processing -> its outcome; false when final already. */
 	private advance(scan: ScanRecord): boolean {
+		if (scan.shownStatus !== undefined) return false;
 		if (scan.status === 'uploaded') {
 			scan.status = 'processing';
 			this.deps.store.touch(scan);

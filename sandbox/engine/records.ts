@@ -51,6 +51,11 @@ export interface ScanRecord {
 	charged: boolean;
 	/** Terminal state the background processing will reach. */
 	plannedOutcome: Outcome;
+	/**
+	 * A status the API does not list (e.g. `cancelled`), shown instead of `status`; set by the
+	 * control surface only. Processing stops for such a scan.
+	 */
+	shownStatus?: string;
 }
 
 export interface ValidationIssue {

@@ -26,7 +26,7 @@ describe('first activation', () => {
 		// All 32 scans are from the last 24 hours: both pages are read for unfinished ones.
 		expect(requestLines(sandbox)).toEqual(['GET /scans?page=1', 'GET /scans?page=2']);
 		expect(trigger.savedNodeStaticData).toMatchObject({
-			version: 1,
+			version: 2,
 			horizon: history.length + 2,
 			pending: [],
 			emitted: [],

@@ -4,9 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { commit } from '../../nodes/DocumentScanningPollTrigger/commit';
 import type { Observation, PollState } from '../../nodes/DocumentScanningPollTrigger/state';
 import {
-	commit,
 	initialState,
 	isFinal,
 	isFollowDue,
@@ -23,12 +23,14 @@ import {
 const NOW = Date.parse('2026-01-01T00:00:00.000Z');
 
 const state = (extra: Partial<PollState> = {}): PollState => ({
-	version: 1,
+	version: 2,
 	horizon: 10,
 	pending: [],
 	emitted: [],
 	activatedAt: '2025-12-31T00:00:00.000Z',
 	stuck: {},
+	unseen: [],
+	startId: 10,
 	...extra,
 });
 
@@ -105,7 +107,7 @@ describe('isFollowDue', () => {
 describe('readState / writeState', () => {
 	test('undefined before the first activation or with a broken horizon / version', () => {
 		expect(readState({})).toBeUndefined();
-		expect(readState({ version: 2, horizon: 3 })).toBeUndefined();
+		expect(readState({ version: 3, horizon: 3 })).toBeUndefined();
 		expect(readState({ version: 1, horizon: -1 })).toBeUndefined();
 		expect(readState({ version: 1, horizon: 1.5 })).toBeUndefined();
 		expect(readState({ version: 1, horizon: 'x' })).toBeUndefined();
@@ -128,7 +130,7 @@ describe('readState / writeState', () => {
 			},
 		} as unknown as IDataObject);
 		expect(read).toEqual({
-			version: 1,
+			version: 2,
 			horizon: 0,
 			pending: [3, 4],
 			emitted: [],
@@ -137,6 +139,8 @@ describe('readState / writeState', () => {
 				'3': { failures: 2, nextAt: 99, since: 's', lastError: 'e' },
 				'4': { failures: 1, nextAt: 0, since: '', lastError: '' },
 			},
+			unseen: [],
+			startId: 0,
 		});
 	});
 
@@ -156,7 +160,7 @@ describe('readState / writeState', () => {
 		expect(data.pending).not.toBe(original.pending);
 		expect(data.emitted).not.toBe(original.emitted);
 		expect(data.stuck).not.toBe(original.stuck);
-		expect(data.version).toBe(1);
+		expect(data.version).toBe(2);
 		expect(data.activatedAt).toBe(original.activatedAt);
 	});
 });
@@ -170,12 +174,14 @@ describe('initialState', () => {
 		);
 		expect(s.pending).toStrictEqual([3, 8]);
 		expect(s).toEqual({
-			version: 1,
+			version: 2,
 			horizon: 9,
 			pending: [3, 8],
 			emitted: [],
 			activatedAt: new Date(NOW).toISOString(),
 			stuck: {},
+			unseen: [],
+			startId: 9,
 		});
 	});
 
@@ -193,12 +199,14 @@ describe('commit', () => {
 		const result = commit(state(), observe([done(12), busy(11), done(10), done(13)]), all, NOW);
 		expect(result.emit.map((s) => s.id)).toEqual([12, 13]);
 		expect(result.state).toEqual({
-			version: 1,
+			version: 2,
 			horizon: 13,
 			pending: [11],
 			emitted: [12, 13],
 			activatedAt: '2025-12-31T00:00:00.000Z',
 			stuck: {},
+			unseen: [],
+			startId: 10,
 		});
 		expect(result.dropped).toEqual([]);
 		expect(result.givenUp).toEqual([]);

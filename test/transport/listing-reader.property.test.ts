@@ -127,10 +127,12 @@ test('a server that keeps answering with records already read fails clearly inst
 	let calls = 0;
 	const fetchPage = async (page: number): Promise<ListingPage> => {
 		calls++;
-		// Page 1 changes on every read (so it never looks like "ignores page"), pages > 1 repeat old records.
+		// Page 1 changes on every read (so it never looks like "ignores page"), pages > 1 repeat old
+		// records, never exactly as the page before (that would be a server repeating its last page).
 		if (page === 1)
 			return { items: Array.from({ length: PAGE }, (_, i) => ({ id: 1000 + calls * 100 - i })) };
-		return { items: Array.from({ length: PAGE }, (_, i) => ({ id: 1100 - i })) };
+		const old = Array.from({ length: PAGE }, (_, i) => ({ id: 1100 - i }));
+		return { items: page % 2 === 0 ? old : old.reverse() };
 	};
 	await expect(readListing(options(fetchPage, { sequential: true }))).rejects.toThrow('restless');
 });

@@ -209,8 +209,8 @@ describe('readListing: how pages are read', () => {
 		}));
 		const result = await readListing(opts);
 		expect(ids(result.records)).toEqual(desc(PAGE * 15, 1));
-		// Page 2 as planned, then 4 ahead (3-6), 8 (7-14), 8 (15-22, page 16 empty), then no gap left to repair.
-		expect(opts.calls.widths).toEqual([1, 4, 8, 8, 0]);
+		// Page 2 as planned, then 4 ahead (3-6), 8 (7-14), 8 (15-22, page 16 empty); no gap to repair.
+		expect(opts.calls.widths).toEqual([1, 4, 8, 8]);
 	});
 
 	test('sequential: one page a round', async () => {
@@ -258,8 +258,8 @@ describe('readListing: limits and bounds', () => {
 			[10, [1]],
 			[25, [1]],
 			[30, [1, 2]],
-			// Pages 2 and 3 read side by side: page 1 once more to check for a gap.
-			[60, [1, 2, 3, 1]],
+			// Pages 2 and 3 read side by side: the last page (3) once more to check for a gap.
+			[60, [1, 2, 3, 3]],
 		] as const) {
 			const { fetchPage, pages } = service(PAGE * 10, 'bare');
 			const result = await readListing(options(fetchPage, { limit }));
@@ -363,7 +363,7 @@ describe('readListing: pages whose records were all seen', () => {
 		expect(MAX_REPEATS).toBe(3);
 	});
 
-	test('a server naming another page ends the listing without reading page 1 again', async () => {
+	test('a server naming page 1 for another page ends the listing without reading page 1 again, flagged', async () => {
 		for (const key of ['current_page', 'page']) {
 			const pages: number[] = [];
 			const items = desc(60, 36).map((id) => ({ id }));
@@ -378,6 +378,7 @@ describe('readListing: pages whose records were all seen', () => {
 			);
 			expect(ids(result.records)).toEqual(desc(60, 36));
 			expect(pages).toEqual([1, 2]);
+			expect(result.pageIgnored).toBe(true);
 		}
 	});
 
@@ -389,7 +390,7 @@ describe('readListing: pages whose records were all seen', () => {
 		expect(pages).toEqual([1, 2, 3, 4]);
 	});
 
-	test('a bare server that ignores page: page 1 is read once more, then the listing ends', async () => {
+	test('a bare server that ignores page: page 1 is read once more, then the listing ends, flagged', async () => {
 		const pages: number[] = [];
 		const items = desc(60, 36).map((id) => ({ id }));
 		const result = await readListing(
@@ -400,6 +401,7 @@ describe('readListing: pages whose records were all seen', () => {
 		);
 		expect(ids(result.records)).toEqual(desc(60, 36));
 		expect(pages).toEqual([1, 2, 3, 4, 5, 1]);
+		expect(result.pageIgnored).toBe(true);
 	});
 
 	test('a bare shift by 25: page 1 read again differs, so reading goes on', async () => {
@@ -417,7 +419,8 @@ describe('readListing: pages whose records were all seen', () => {
 				async (n) => {
 					pages.push(n);
 					if (n === 1 && pages.length > 1) return { items: [...seen.slice(0, 24), { name: 'x' }] };
-					return { items: seen };
+					// Never the page before again (that would be a server repeating its last page).
+					return { items: n % 2 === 0 ? seen : [...seen].reverse() };
 				},
 				{ sequential: true },
 			),
@@ -468,7 +471,8 @@ describe('readListing: pages whose records were all seen', () => {
 			options(async (n) => ({ ...(await fetchPage(n)), meta: { total: null } }), {}, 'reverse'),
 		);
 		expect(ids(result.records)).toEqual(desc(75, 1));
-		expect(pages).toEqual([1, 5, 4, 3, 2, 1]);
+		// The check reads the page that ended the listing (4, empty) once more.
+		expect(pages).toEqual([1, 5, 4, 3, 2, 4]);
 	});
 
 	test('repeats in a row beyond MAX_REPEATS fail; a new record in between resets the count', async () => {
@@ -481,7 +485,8 @@ describe('readListing: pages whose records were all seen', () => {
 					return { items: desc(1000 + calls * 100, 976 + calls * 100).map((id) => ({ id })) };
 				const items = desc(1100, 1076).map((id) => ({ id }));
 				if (fresh.includes(n)) items[0] = { id: 5000 + n };
-				return { items };
+				// Never the page before again (that would be a server repeating its last page).
+				return { items: n % 2 === 0 ? items : items.reverse() };
 			};
 		calls = 0;
 		await expect(readListing(options(repeating([]), { sequential: true }))).rejects.toThrow(
@@ -504,16 +509,16 @@ describe('readListing: gaps between pages read side by side', () => {
 		const result = await readListing(options(fetchPage, {}, 'reverse'));
 		expect(ids(result.records)).toEqual(desc(75, 1));
 		expect(result.topId).toBe(75);
-		// 1, 5 4 3 2, page 1 again (something was added), then pages 3 and 4 again.
-		expect(pages).toEqual([1, 5, 4, 3, 2, 1, 4, 3]);
+		// 1, 5 4 3 2, the last page (4) again: 76 records, 74 read, so pages 4 and 3 are read again.
+		expect(pages).toEqual([1, 5, 4, 3, 2, 4, 4, 3]);
 		expect(result.requests).toBe(8);
 	});
 
-	test('out of order but nothing added: page 1 is read once more, no repair', async () => {
+	test('out of order but nothing added: the last page is read once more, no repair', async () => {
 		const { fetchPage, pages } = service(75, 'bare');
 		const result = await readListing(options(fetchPage, {}, 'reverse'));
 		expect(ids(result.records)).toEqual(desc(75, 1));
-		expect(pages).toEqual([1, 5, 4, 3, 2, 1]);
+		expect(pages).toEqual([1, 5, 4, 3, 2, 4]);
 	});
 
 	test('out of order with totals that agree: known to join, nothing read again', async () => {
@@ -525,7 +530,7 @@ describe('readListing: gaps between pages read side by side', () => {
 		expect(pages).toEqual([1, 3, 2]);
 	});
 
-	test('a total that went down between neighbours is repaired even when nothing was added', async () => {
+	test('a total that went down between neighbours is checked: the last page again shows every record was read', async () => {
 		const base = service(75, 'data');
 		const fetchPage = async (n: number): Promise<ListingPage> => {
 			const request = base.pages.length + 1;
@@ -535,7 +540,7 @@ describe('readListing: gaps between pages read side by side', () => {
 		};
 		const result = await readListing(options(fetchPage, {}, 'reverse'));
 		expect(ids(result.records)).toEqual(desc(75, 1));
-		expect(base.pages).toEqual([1, 3, 2, 1, 3]);
+		expect(base.pages).toEqual([1, 3, 2, 3]);
 	});
 
 	test('pages read one after the other always join: no check read', async () => {
@@ -552,7 +557,7 @@ describe('readListing: gaps between pages read side by side', () => {
 		expect(new Set(out).size).toBe(out.length);
 		for (const id of desc(100, 1)) expect(out).toContain(id);
 		expect(out.filter((id) => id <= 100)).toEqual(desc(100, 1));
-		expect(pages.slice(0, 6)).toEqual([1, 5, 4, 3, 2, 1]);
+		expect(pages.slice(0, 6)).toEqual([1, 5, 4, 3, 2, 5]);
 	});
 
 	test('a repair that would pass maxPages fails as restless', async () => {

@@ -6,6 +6,7 @@
  *   npm run bench -- --no-real-n8n      the same, flags as bench.ts reads them
  *   npm run bench -- poll-trigger       the poll trigger's figures (tools/bench/poll-trigger.ts)
  *   npm run bench -- rerun              the "Return Existing Scan" re-run alone (tools/bench/rerun.ts)
+ *   npm run bench -- listing            requests of listings that change while read (tools/bench/listing.ts)
  *   npm run bench -- --help             this list
  *
  * Every benchmark prints ratios measured side by side in the run and asserts nothing.
@@ -31,6 +32,10 @@ export const BENCHMARKS: Record<string, Benchmark> = {
 	rerun: {
 		what: 'a re-run of 200 documents with "Return Existing Scan" (also part of all)',
 		main: async () => await (await import('./rerun')).main(),
+	},
+	listing: {
+		what: 'requests of Get Many by status and of the poll trigger while listings change (issue 25)',
+		main: async () => await (await import('./listing')).main(),
 	},
 };
 

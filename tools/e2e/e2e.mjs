@@ -49,6 +49,7 @@ import { checkExamplesCli, checkExamplesServer } from './checks/examples.mjs';
 import { checkUploadProof } from './checks/upload-proof.mjs';
 import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
+import { checkStatusFilter } from './checks/status-filter.mjs';
 import { checkEditor, findChromium } from './checks/editor.mjs';
 import { runQueueE2e } from './queue/index.mjs';
 import { SandboxClient } from './sandbox-client.mjs';
@@ -63,7 +64,12 @@ import {
 } from './checks/support.mjs';
 
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
-const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger, checkEditorIfChromium];
+const SERVER_CHECKS = [
+	checkExamplesServer,
+	checkPollTrigger,
+	checkStatusFilter,
+	checkEditorIfChromium,
+];
 
 /** The editor in headless Chromium (e2e-checks/editor.mjs), when `which chromium` finds one. */
 async function checkEditorIfChromium(ctx) {

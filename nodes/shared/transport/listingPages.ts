@@ -11,6 +11,26 @@ export interface ListingPage {
 	items: IDataObject[];
 	meta?: IDataObject;
 	links?: IDataObject;
+	/**
+	 * The HTTP status (404 or 422) a page after page 1 was answered with instead of records: a
+	 * page past the end, read as an empty page (listingEnds.ts says when that is wrong).
+	 */
+	missing?: number;
+}
+
+/** Runs `task(0..count-1)` at most `width` at a time; results in index order. */
+export type InParallel = <T>(
+	count: number,
+	width: number,
+	task: (index: number) => Promise<T>,
+) => Promise<T[]>;
+
+/** One page as the reader got it: its number and logical send / receive times. */
+export interface Read extends ListingPage {
+	pageNumber: number;
+	/** Logical times: a read whose request went out after another came back was served after it. */
+	sent: number;
+	received: number;
 }
 
 export function recordId(record: IDataObject): number | undefined {
@@ -20,6 +40,24 @@ export function recordId(record: IDataObject): number | undefined {
 
 export function idsOf(read: ListingPage): number[] {
 	return read.items.map(recordId).filter((id): id is number => id !== undefined);
+}
+
+/** Whether two pages share a record (by ID). */
+export function overlaps(a: ListingPage, b: ListingPage): boolean {
+	const ids = new Set(idsOf(a));
+	return idsOf(b).some((id) => ids.has(id));
+}
+
+/** The same records, all with an ID, in the same places. */
+export function sameRecords(a: ListingPage, b: ListingPage): boolean {
+	const x = idsOf(a);
+	const y = idsOf(b);
+	return (
+		x.length === y.length &&
+		x.length === a.items.length &&
+		y.length === b.items.length &&
+		x.every((id, i) => id === y[i])
+	);
 }
 
 export function positive(value: unknown): number | undefined {

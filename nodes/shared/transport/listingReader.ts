@@ -1,34 +1,37 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ListingPage } from './listingPages';
-import { idsOf, isEndPage, pageCountOf, pageSizeOf, positive, recordId } from './listingPages';
+import { uncoveredFloor } from './listingCoverage';
+import { classifyRepeat, contradictedEnd } from './listingEnds';
+import type { InParallel, ListingPage, Read } from './listingPages';
+import { idsOf, isEndPage, pageCountOf, pageSizeOf, recordId } from './listingPages';
+import { joins, merge, provesAll, repairGaps } from './listingRepair';
 
 /**
- * Reads a listing that is paged by position (`page` = 1, 2, …, newest first, IDs growing with
- * creation) while other clients may add records at the top. Pure: the requests come from
- * `fetchPage`, so the rules below are tested on their own over shifting, odd and hostile input.
+ * Reads a listing that is paged by position (`page` = 1, 2, …, ordered by ID, newest first)
+ * while other clients change it. Pure: the requests come from `fetchPage`, so the rules below
+ * are tested on their own over shifting, odd and hostile input. docs/design-listings.md gives
+ * the arguments in full.
  *
- * What can go wrong, and what this does about it:
- * - **A record pushed past the last page.** A record added while the listing is read moves
- *   every older one down a position, so the last page planned from page 1's count may no
- *   longer be the last. The listing ends only on a page that says so itself when it is read
- *   (empty, short, or its own `meta` / `links`).
- * - **A gap between two pages read side by side.** If page k is served after a record was
- *   added and page k+1 before, the record that moved from page k to page k+1 is on neither
- *   read. Two neighbouring reads are known to join when page k+1 was requested after page k
- *   came back, when they share a record, or when their `meta.total` shows that page k+1 saw
- *   at least as many records as page k. Otherwise page 1 is read once more at the end: when
- *   nothing was added since the start, every read joins; when something was, page k+1 is read
- *   again (and further pages until that read shares a record with the first one), which closes
- *   the gap.
- * - **A shifted page that looks like a server ignoring `page`.** A page whose records were all
- *   seen already is either a page shifted by 25 or more new records or page 1 again. It is
- *   taken for "the server ignores `page`" only when the server says so (`meta` names another
- *   page) or page 1, read again now, holds exactly the same records; otherwise reading goes on.
- *   More than `MAX_REPEATS` such pages in a row fail with `restless()`: never a silent stop.
+ * Guarantee: every record listed from the start to the end of the read comes out exactly once;
+ * a record that joined or left the listing during the read comes out at most once. How:
  *
- * Records are output once each (by `id`), in page order; records added during the read may
- * be among them. Records without a usable `id` are kept as they come.
+ * - **The end.** The listing ends only on a page that says so itself when it is read (empty,
+ *   short, or its own `meta` / `links`), so a record pushed past the planned last page is read.
+ *   A page past the end may also come as 404 / 422 (read as empty), as the last page again, or
+ *   the server may ignore `page` altogether: listingEnds.ts tells them apart, and `pageIgnored`
+ *   says when nothing beyond page 1 could be read.
+ * - **A listing that only gains records** (`changes: 'grows'`, the default: no filter, a
+ *   template, or a final status; records join at the top or, visible late, in the middle):
+ *   pages read one after the other miss nothing; pages read side by side are checked and their
+ *   gaps repaired (listingRepair.ts).
+ * - **A listing whose records may also leave** (`changes: 'any'`: the status filters `uploaded`
+ *   and `processing`): `uncovered` gives the ID down to which the same listing without the
+ *   filter must be read to close the gaps between pages (listingCoverage.ts; paging.ts reads it).
+ * - **A listing that moves faster than it is read**: more than `MAX_REPEATS` pages in a row of
+ *   records all read before fail with `restless()`, never a silent stop.
+ *
+ * Records are output once each (by `id`), in page order. Records without a usable `id` are
+ * kept as they come.
  */
 
 export type { ListingPage } from './listingPages';
@@ -52,22 +55,38 @@ export interface ListingReadOptions {
 	sequential?: boolean;
 	/** Stop after the first page for which this holds (e.g. it reached a known record). */
 	stopAfter?: (items: IDataObject[]) => boolean;
+	/** How the listing may change while it is read (see above); default 'grows'. */
+	changes?: 'grows' | 'any';
 	tooManyPages: () => Error;
 	restless: () => Error;
+	/**
+	 * A listing that only gains records answered page `pageNumber` with no records (or with HTTP
+	 * `status` 404 / 422) although page 1 said it has `pages` pages. Default: a plain Error.
+	 */
+	contradicted?: (detail: { pageNumber: number; status?: number; pages: number }) => Error;
 	/** Runs `task(0..count-1)` at most `width` at a time; results in index order. */
-	inParallel: <T>(
-		count: number,
-		width: number,
-		task: (index: number) => Promise<T>,
-	) => Promise<T[]>;
+	inParallel: InParallel;
 }
 
 export interface ListingResult {
 	records: IDataObject[];
-	/** The highest record ID on page 1 as first read: every older record was read. */
+	/** The highest record ID on page 1 as first read. */
 	topId: number | undefined;
 	/** True when reading stopped at `maxPages` with `atMaxPages: 'stop'`. */
 	capped: boolean;
+	/** True when the listing was read to its end (not stopped by a limit, `stopAfter` or a bound). */
+	reachedEnd: boolean;
+	/**
+	 * True when page 2 held exactly page 1's records and page 1 read again still did (or `meta`
+	 * named page 1 for another page): the server ignores `page` (or has exactly one full page and
+	 * repeats it past the end). Only page 1's records were read.
+	 */
+	pageIgnored: boolean;
+	/**
+	 * `changes: 'any'` only: the listing without the filter must be read down to a page holding
+	 * an ID at or below this one (-Infinity: to its end) to close the gaps; undefined: no gap.
+	 */
+	uncovered?: number;
 	/** Requests sent. */
 	requests: number;
 }
@@ -75,37 +94,14 @@ export interface ListingResult {
 /** Pages in a row whose records were all seen before reading fails (see `restless`). */
 export const MAX_REPEATS = 3;
 
-interface Read extends ListingPage {
-	pageNumber: number;
-	/** Logical times: a read whose request went out after another came back was served after it. */
-	sent: number;
-	received: number;
-}
+type Ending = 'end' | 'clamped' | 'ignored' | 'stop' | 'limit' | 'capped';
 
-function totalOf(read: ListingPage): number | undefined {
-	const total = Number(read.meta?.total);
-	return read.meta?.total !== undefined && read.meta.total !== null && Number.isFinite(total)
-		? total
-		: undefined;
-}
-
-function overlaps(a: ListingPage, b: ListingPage): boolean {
-	const ids = new Set(idsOf(a));
-	return idsOf(b).some((id) => ids.has(id));
-}
-
-function sameRecords(a: ListingPage, b: ListingPage): boolean {
-	const x = idsOf(a);
-	const y = idsOf(b);
-	return x.length === y.length && x.length === a.items.length && x.every((id, i) => id === y[i]);
-}
-
-/** Whether neighbouring reads are known to leave no record out between them. */
-function joins(a: Read, b: Read): boolean {
-	if (b.sent > a.received || overlaps(a, b)) return true;
-	const ta = totalOf(a);
-	const tb = totalOf(b);
-	return ta !== undefined && tb !== undefined && tb >= ta;
+/** The lowest ID among the records; -Infinity when one has no usable ID (nothing can be assumed). */
+function lowestId(records: IDataObject[]): number {
+	const ids = records.map(recordId);
+	return ids.some((id) => id === undefined) || ids.length === 0
+		? -Infinity
+		: Math.min(...(ids as number[]));
 }
 
 export async function readListing(options: ListingReadOptions): Promise<ListingResult> {
@@ -120,6 +116,7 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		);
 		return { ...page, items, pageNumber, sent, received: ++clock };
 	};
+	const grows = options.changes !== 'any';
 
 	const first = await read(1);
 	const pageSize = pageSizeOf(first, options.pageSize);
@@ -129,24 +126,17 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	const seen = new Set<number>(firstIds);
 	let unique = first.items.length - firstIds.length + seen.size;
 	const enough = () => options.limit !== undefined && unique >= options.limit;
-	const ends = (page: Read) =>
-		isEndPage(page, page.pageNumber, pageSize) ||
-		options.stopAfter?.(page.items) === true ||
-		enough();
-
-	/** A page all of whose records were seen: the server ignores `page`, or ≥ 25 records were added. */
-	const ignoresPage = async (page: Read): Promise<boolean> => {
-		const current = positive(page.meta?.current_page ?? page.meta?.page);
-		if (current !== undefined) return current !== page.pageNumber;
-		return sameRecords(await read(1), page);
+	const endingOf = (page: Read): Ending | undefined => {
+		if (isEndPage(page, page.pageNumber, pageSize)) return 'end';
+		if (enough()) return 'limit';
+		return options.stopAfter?.(page.items) === true ? 'stop' : undefined;
 	};
 
-	let ended = ends(first);
-	let capped = false;
+	let ending = endingOf(first);
 	const count = pageCountOf(first, pageSize);
 	// A listing already longer than the bound fails before reading it (unless a limit stops earlier).
 	if (
-		!ended &&
+		ending === undefined &&
 		count !== undefined &&
 		count > options.maxPages &&
 		options.atMaxPages === 'error' &&
@@ -157,10 +147,10 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	let next = 2;
 	let ahead = 4;
 	let repeats = 0;
-	while (!ended) {
+	while (ending === undefined) {
 		if (next > options.maxPages) {
 			if (options.atMaxPages === 'error') throw options.tooManyPages();
-			capped = true;
+			ending = 'capped';
 			break;
 		}
 		let width = options.sequential
@@ -184,8 +174,9 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 				ids.length === page.items.length &&
 				ids.every((id) => seen.has(id));
 			if (repeat) {
-				if (await ignoresPage(page)) {
-					ended = true;
+				const kind = await classifyRepeat(page, chain[chain.length - 1], read);
+				if (kind !== 'shifted') {
+					ending = kind;
 					break;
 				}
 				if (++repeats > MAX_REPEATS) throw options.restless();
@@ -199,75 +190,58 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 				seen.add(id);
 				unique++;
 			}
-			if (ends(page)) {
-				ended = true;
-				break;
-			}
+			ending = endingOf(page);
+			if (ending !== undefined) break;
 		}
 		next += width;
 	}
 
-	const repairs = await repairGaps(chain, read, topId, pageSize, options);
-	return { records: merge(chain, repairs, options.limit), topId, capped, requests };
-}
-
-/** Reads that close the gaps between neighbouring reads not known to join, by position in `chain`. */
-async function repairGaps(
-	chain: Read[],
-	read: (pageNumber: number) => Promise<Read>,
-	topId: number | undefined,
-	pageSize: number,
-	options: ListingReadOptions,
-): Promise<Map<number, Read[]>> {
-	const repairs = new Map<number, Read[]>();
-	let open: number[] = [];
-	for (let i = 0; i + 1 < chain.length; i++) if (!joins(chain[i], chain[i + 1])) open.push(i);
-	if (open.length === 0) return repairs;
-
-	// Nothing added since page 1 was first read: no record moved, every read joins.
-	const proven = (i: number) =>
-		totalOf(chain[i]) !== undefined && totalOf(chain[i + 1]) !== undefined;
-	const check = await read(1);
-	const added = idsOf(check).some((id) => topId === undefined || id > topId);
-	if (!added) open = open.filter(proven);
-
-	await options.inParallel(open.length, options.concurrency, async (position) => {
-		const i = open[position];
-		const before = chain[i + 1];
-		const reads: Read[] = [];
-		let page = await read(before.pageNumber);
-		reads.push(page);
-		// Until the new read joins the old one (or the listing ends there).
-		while (!overlaps(page, before) && !isEndPage(page, page.pageNumber, pageSize)) {
-			if (page.pageNumber + 1 > options.maxPages) throw options.restless();
-			page = await read(page.pageNumber + 1);
-			reads.push(page);
+	const last = chain[chain.length - 1];
+	if (grows && ending === 'end' && last.items.length === 0) {
+		const pages = contradictedEnd(last, first, pageSize);
+		if (pages !== undefined) {
+			const detail = { pageNumber: last.pageNumber, status: last.missing, pages };
+			throw (
+				options.contradicted?.(detail) ??
+				new Error(`page ${last.pageNumber} is past the end although page 1 said ${pages} pages`)
+			);
 		}
-		repairs.set(i, reads);
-	});
-	return repairs;
-}
-
-function merge(
-	chain: Read[],
-	repairs: Map<number, Read[]>,
-	limit: number | undefined,
-): IDataObject[] {
-	const seen = new Set<number>();
-	const records: IDataObject[] = [];
-	const add = (page: ListingPage) => {
-		for (const record of page.items) {
-			const id = recordId(record);
-			if (id !== undefined) {
-				if (seen.has(id)) continue;
-				seen.add(id);
-			}
-			records.push(record);
-		}
+	}
+	const toEnd = ending === 'end' || ending === 'clamped';
+	const result = {
+		topId,
+		capped: ending === 'capped',
+		pageIgnored: ending === 'ignored',
+		reachedEnd: toEnd,
 	};
-	chain.forEach((page, i) => {
-		add(page);
-		for (const repair of repairs.get(i) ?? []) add(repair);
-	});
-	return limit === undefined ? records : records.slice(0, limit);
+	const need =
+		ending === 'limit'
+			? lowestId(merge(chain, new Map(), options.limit))
+			: toEnd && last.items.length === 0
+				? -Infinity
+				: lowestId(last.items);
+
+	if (!grows) {
+		const uncovered = result.pageIgnored
+			? undefined
+			: uncoveredFloor(chain, toEnd ? last : undefined, toEnd ? -Infinity : need);
+		return { ...result, records: merge(chain, new Map(), options.limit), uncovered, requests };
+	}
+
+	let open: number[] = [];
+	if (!result.pageIgnored)
+		for (let i = 0; i + 1 < chain.length; i++) if (!joins(chain[i], chain[i + 1])) open.push(i);
+	// The chain's last page read once more, after every other read: did the reads miss anything?
+	// (Its records count as read, so they are output too.)
+	let check: Read | undefined;
+	if (open.length > 0) {
+		check = await read(last.pageNumber);
+		if (provesAll(chain, check, need, pageSize)) open = [];
+	}
+	const repairs =
+		open.length === 0
+			? new Map<number, Read[]>()
+			: await repairGaps(chain, open, read, pageSize, options);
+	if (check) repairs.set(chain.length - 1, [...(repairs.get(chain.length - 1) ?? []), check]);
+	return { ...result, records: merge(chain, repairs, options.limit), requests };
 }

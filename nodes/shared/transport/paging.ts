@@ -4,15 +4,20 @@ import { NodeOperationError } from 'n8n-workflow';
 import { mapWithConcurrency } from '../concurrency';
 import type { ListPage } from './envelopes';
 import { unwrapList } from './envelopes';
+import { endContradicted, pageIgnored, restless } from './listingErrors';
+import type { ListingPage, ListingReadOptions } from './listingReader';
 import {
 	isEndPage,
 	pageCountOf as countOf,
 	pageSizeOf,
 	readListing,
+	recordId,
 	saysLastPage,
 } from './listingReader';
 import { apiRequestFull } from './request';
 import type { ApiContext } from './types';
+
+export { restless } from './listingErrors';
 
 /** Page size of GET /scans (spec: 25 entries per page). */
 export const PAGE_SIZE = 25;
@@ -41,6 +46,43 @@ export const PAGE_LOOKAHEAD = 8;
 /** Hard cap: at most this many pages (25 each: 10,000 scans) are read for one listing. */
 export const MAX_PAGES = 400;
 
+/** HTTP statuses that a page after page 1 may come with instead of an empty page past the end. */
+export const PAST_END_STATUSES = [404, 422];
+
+/**
+ * Page `pageNumber` of a listing: its records, `meta` and `links`. After page 1, a 404 or 422 is
+ * a page past the end (`missing`, no records): listingEnds.ts says when that reading is wrong.
+ * Page 1's errors are errors (an unknown template, a bad filter).
+ */
+export async function fetchListPage(
+	ctx: ApiContext,
+	path: string,
+	qs: IDataObject,
+	pageNumber: number,
+	itemIndex?: number,
+): Promise<ListingPage & { headers: IDataObject }> {
+	const response = await apiRequestFull.call(ctx, {
+		method: 'GET',
+		path,
+		qs: { ...qs, page: pageNumber },
+		itemIndex,
+		passStatuses: pageNumber > 1 ? PAST_END_STATUSES : undefined,
+	});
+	if (response.statusCode < 200 || response.statusCode >= 300)
+		return { items: [], missing: response.statusCode, headers: response.headers };
+	return { ...unwrapList(response.body), headers: response.headers };
+}
+
+/**
+ * A listing whose records may leave while it is read (a status filter of a scan state that
+ * scans move on from): the same listing without that filter, which only gains records, and
+ * the local test that stands for the filter.
+ */
+export interface ChangingFilter {
+	stableQs: IDataObject;
+	matches: (record: IDataObject) => boolean;
+}
+
 export interface PagingOptions {
 	/** Stop once this many records are read; without it, read the whole listing. */
 	limit?: number;
@@ -50,6 +92,8 @@ export interface PagingOptions {
 	lookahead?: number;
 	/** The error for a listing longer than `maxPages`, in the caller's words; default: Get Many's. */
 	tooManyPages?: (maxPages: number) => Error;
+	/** Set when records may leave the listing while it is read (see `ChangingFilter`). */
+	changing?: ChangingFilter;
 }
 
 /** The page count `meta` gives (`last_page`, `total_pages`, `pages`, or `total` / `per_page`). */
@@ -61,10 +105,13 @@ export function pageCountOf(page: ListPage): number | undefined {
  * Reads a paginated listing (`page` = 1, 2, …) with pages side by side: when page 1's `meta`
  * gives the page count, the other pages are read `concurrency` at a time; otherwise pages
  * are read ahead, 4 at first and twice as many each round up to `lookahead`. The listing
- * ends on a page that says so when it is read (empty, short, `meta` / `links`), so a record
- * pushed past the planned last page is still read; gaps between pages read side by side while
- * records were added are closed (see listingReader.ts). Each record comes out once, in page
- * order (newest first for `/scans`). More than `maxPages` pages fail with a clear error.
+ * ends on a page that says so when it is read (empty, short, `meta` / `links`, or a 404 / 422
+ * past the end), so a record pushed past the planned last page is still read; gaps between
+ * pages read side by side while records joined are closed (see listingReader.ts). With
+ * `changing`, the gaps records leaving the listing may open are closed by the stable listing.
+ * Each record comes out once, in page order (newest first for `/scans`). More than `maxPages`
+ * pages, a server that ignores `page`, or one that refuses a page it said exists, fail with a
+ * clear error: nothing of a listing cut short is output.
  */
 export async function readPages(
 	this: ApiContext,
@@ -72,28 +119,68 @@ export async function readPages(
 	qs: IDataObject,
 	options: PagingOptions = {},
 ): Promise<IDataObject[]> {
+	const read = async (query: IDataObject, extra: Partial<ListingReadOptions>) => {
+		const result = await readListing(readOptions(this, path, query, options, extra));
+		if (result.pageIgnored) throw pageIgnored(this, path, result.records.length, options.itemIndex);
+		return result;
+	};
+	const { changing } = options;
+	const result = await read(qs, { changes: changing ? 'any' : 'grows', limit: options.limit });
+	if (!changing || result.uncovered === undefined) return result.records;
+
+	// Close the gaps with the listing without the filter, down to the lowest gap: page by page,
+	// as it usually ends within a few pages of a long listing (meta would have all read at once).
+	const floor = result.uncovered;
+	const stable = await read(changing.stableQs, {
+		sequential: true,
+		stopAfter: Number.isFinite(floor)
+			? (items) => items.some((record) => (recordId(record) ?? Infinity) <= floor)
+			: undefined,
+		tooManyPages: () => stableTooLong(this, path, options.maxPages ?? MAX_PAGES, options.itemIndex),
+	});
+	return withStableMatches(result.records, stable.records, changing.matches, options.limit);
+}
+
+/** The filtered records plus the stable listing's records that match, newest first, each once. */
+export function withStableMatches(
+	records: IDataObject[],
+	stable: IDataObject[],
+	matches: (record: IDataObject) => boolean,
+	limit: number | undefined,
+): IDataObject[] {
+	const ids = new Set(records.map(recordId));
+	const added = stable.filter((record) => {
+		const id = recordId(record);
+		return id !== undefined && !ids.has(id) && matches(record);
+	});
+	let all = [...records, ...added];
+	if (added.length > 0 && all.every((record) => recordId(record) !== undefined))
+		all = all.sort((a, b) => recordId(b)! - recordId(a)!);
+	return limit === undefined ? all : all.slice(0, limit);
+}
+
+function readOptions(
+	ctx: ApiContext,
+	path: string,
+	qs: IDataObject,
+	options: PagingOptions,
+	extra: Partial<ListingReadOptions>,
+): ListingReadOptions {
 	const maxPages = options.maxPages ?? MAX_PAGES;
-	const result = await readListing({
-		fetchPage: async (pageNumber) => {
-			const response = await apiRequestFull.call(this, {
-				method: 'GET',
-				path,
-				qs: { ...qs, page: pageNumber },
-				itemIndex: options.itemIndex,
-			});
-			return unwrapList(response.body);
-		},
+	const { itemIndex } = options;
+	return {
+		fetchPage: async (pageNumber) => await fetchListPage(ctx, path, qs, pageNumber, itemIndex),
 		pageSize: PAGE_SIZE,
-		limit: options.limit,
 		maxPages,
 		atMaxPages: 'error',
 		concurrency: options.concurrency ?? PAGE_CONCURRENCY,
 		lookahead: options.lookahead ?? PAGE_LOOKAHEAD,
-		tooManyPages: () => options.tooManyPages?.(maxPages) ?? tooManyPages(this, maxPages, options),
-		restless: () => restless(this, path, options.itemIndex),
+		tooManyPages: () => options.tooManyPages?.(maxPages) ?? tooManyPages(ctx, maxPages, options),
+		restless: () => restless(ctx, path, itemIndex),
+		contradicted: (detail) => endContradicted(ctx, path, detail, itemIndex),
 		inParallel: async (count, width, task) => await mapWithConcurrency(count, width, task),
-	});
-	return result.records;
+		...extra,
+	};
 }
 
 function tooManyPages(
@@ -115,15 +202,21 @@ function tooManyPages(
 	);
 }
 
-/** Pages kept answering with records already read, and page 1 said the server does page. */
-export function restless(ctx: ApiContext, path: string, itemIndex?: number): NodeOperationError {
+function stableTooLong(
+	ctx: ApiContext,
+	path: string,
+	maxPages: number,
+	itemIndex: number | undefined,
+): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`The listing of ${path} kept moving while it was read; nothing was output${itemIndex === undefined ? '' : ` (item ${itemIndex})`}`,
+		`To list ${path} by this status exactly, the listing without the status filter is read too, and it has more than ${maxPages} pages; nothing was output${
+			itemIndex === undefined ? '' : ` (item ${itemIndex})`
+		}`,
 		{
 			itemIndex,
 			description:
-				'Several pages in a row held only records already read: more records were being added than could be paged through. Run the node again when fewer documents are being uploaded.',
+				'Scans left or joined this status while it was listed, so the pages alone could have missed one. Add a Template filter, or switch Return All off and set a Limit.',
 		},
 	);
 }

@@ -9,7 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { positiveId } from '../params';
 import type { ScanOutputMode } from '../../../shared/scans/output';
 import { shapeScan } from '../../../shared/scans/output';
+import { FINAL_STATUSES } from '../../../shared/scans/status';
 import { toItems } from '../../execution/items';
+import type { ChangingFilter } from '../../../shared/transport/paging';
 import { readPages } from '../../../shared/transport/paging';
 import {
 	optionsCollection,
@@ -58,6 +60,22 @@ const displayOptions = { show: { resource: ['scan'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/**
+ * Scans move on from `uploaded` and `processing` (statuses only move forward), so a listing
+ * filtered by one of them loses records while it is read, and a loss above a page boundary
+ * moves a record across it unseen. The same listing without the status filter only gains
+ * records (a scan never changes template and is never deleted): it closes those gaps, with the
+ * status checked here. A final status only gains scans (no filter is needed then); a status
+ * the API does not list (from an expression) could do anything, so it is read the careful way.
+ */
+function changingFilter(qs: IDataObject): ChangingFilter | undefined {
+	const status = qs.status;
+	if (typeof status !== 'string' || FINAL_STATUSES.has(status)) return undefined;
+	const stableQs = { ...qs };
+	delete stableQs.status;
+	return { stableQs, matches: (scan) => scan.status === status };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -82,7 +100,11 @@ export async function execute(
 		qs.template_id = positiveId(this, templateValue, itemIndex, 'Filters → Template');
 	}
 
-	const scans = await readPages.call(this, '/scans', qs, { limit, itemIndex });
+	const scans = await readPages.call(this, '/scans', qs, {
+		limit,
+		itemIndex,
+		changing: changingFilter(qs),
+	});
 	const mode = (options.output as ScanOutputMode) ?? 'raw';
 	return toItems(
 		scans.flatMap((scan) => shapeScan(scan, mode)),

@@ -1,0 +1,159 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { CommitResult, Observation, PollState, StuckScan } from './state';
+import {
+	isFinal,
+	isFollowDue,
+	isUnlisted,
+	MAX_EMITTED,
+	MAX_PENDING,
+	scanIdOf,
+	STUCK_FIRST_PAUSE_MS,
+	STUCK_MAX_FAILURES,
+	STUCK_MAX_PAUSE_MS,
+	WAITING_STATUSES,
+} from './state';
+import { inUnseen, updateUnseen } from './unseen';
+
+function byCompletion(a: IDataObject, b: IDataObject): number {
+	// Stryker disable next-line StringLiteral: any text that is not a date parses to NaN, as '' does.
+	const ta = Date.parse(String(a.updated_at ?? ''));
+	// Stryker disable next-line StringLiteral: any text that is not a date parses to NaN, as '' does.
+	const tb = Date.parse(String(b.updated_at ?? ''));
+	if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return ta - tb;
+	return (scanIdOf(a) ?? 0) - (scanIdOf(b) ?? 0);
+}
+
+/**
+ * A service that ignored `page` showed page 1 only. When that did not reach down to the horizon,
+ * scans between them were not seen: the horizon stays below them (issue 25 §3).
+ */
+export function heldBack(horizon: number, observation: Observation): boolean {
+	if (!observation.pageIgnored) return false;
+	return (observation.listed?.low ?? Infinity) > horizon + 1;
+}
+
+/** The words of a strike for a status the API does not list. */
+export function unlistedStatusError(status: string): string {
+	return `the service shows status "${status}", which is not one the API lists`;
+}
+
+/**
+ * Applies one poll's observation to the state as it is *now* (not as it was when the poll
+ * started: with two overlapping polls, the one finishing later sees the other's emissions).
+ * `accept` tells whether a finished scan passes the node's event and option filters; a
+ * filtered-out scan is settled like an emitted one, but not recorded as emitted.
+ *
+ * A scan is new when its ID is above the horizon, in an unseen range (listed late), or
+ * pending. One below the horizon that is none of these was settled before, except an
+ * unfinished one not followed above the first activation's horizon: it was missed (listed
+ * later than the window allows), and is followed from now on (`resurfaced`). It was never
+ * emitted (statuses only move forward), so following it cannot emit it twice.
+ */
+export function commit(
+	current: PollState,
+	observation: Observation,
+	accept: (scan: IDataObject) => boolean,
+	now: number = Date.now(),
+): CommitResult {
+	const pending = new Set(current.pending);
+	const emitted = new Set(current.emitted);
+	const emit: IDataObject[] = [];
+	const resurfaced: CommitResult['resurfaced'] = [];
+	const late: number[] = [];
+	const unlisted = new Map<number, string>();
+
+	const ids = [...observation.scans.keys()].sort((a, b) => a - b);
+	for (const id of ids) {
+		const scan = observation.scans.get(id)!;
+		if (id <= current.horizon && !pending.has(id)) {
+			if (inUnseen(current.unseen, id)) {
+				late.push(id);
+			} else {
+				const status = String(scan.status);
+				if (id > current.startId && WAITING_STATUSES.has(status)) resurfaced.push({ id, status });
+				else continue;
+			}
+		}
+		if (!isFinal(scan)) {
+			pending.add(id);
+			if (isUnlisted(scan) && isFollowDue(current, id, now)) unlisted.set(id, String(scan.status));
+			continue;
+		}
+		pending.delete(id);
+		if (emitted.has(id) || !accept(scan)) continue;
+		emit.push(scan);
+		emitted.add(id);
+	}
+	for (const id of observation.gone) pending.delete(id);
+
+	// A failed GET or an unlisted status stays with its scan: back-off, then give up.
+	const stuck: Record<string, StuckScan> = {};
+	const givenUp: CommitResult['givenUp'] = [];
+	for (const [key, entry] of Object.entries(current.stuck)) {
+		const seen = observation.scans.get(Number(key));
+		if (pending.has(Number(key)) && (seen === undefined || isUnlisted(seen))) stuck[key] = entry;
+	}
+	const strike = (id: number, message: string, status?: string) => {
+		if (!pending.has(id)) return;
+		const before = stuck[String(id)];
+		const failures = (before?.failures ?? 0) + 1;
+		const entry: StuckScan = {
+			failures,
+			nextAt: now + Math.min(STUCK_FIRST_PAUSE_MS * 2 ** (failures - 1), STUCK_MAX_PAUSE_MS),
+			since: before?.since ?? new Date(now).toISOString(),
+			lastError: message,
+			...(status === undefined ? {} : { status }),
+		};
+		if (failures >= STUCK_MAX_FAILURES) {
+			pending.delete(id);
+			delete stuck[String(id)];
+			givenUp.push({ id, ...entry });
+		} else {
+			stuck[String(id)] = entry;
+		}
+	};
+	for (const [id, message] of observation.failed) strike(id, message);
+	for (const [id, status] of unlisted) strike(id, unlistedStatusError(status), status);
+
+	// Single fetches go to the back, so the next poll checks the ones not checked now.
+	const fetched = new Set(observation.fetched);
+	let pendingList = [
+		...[...pending].filter((id) => !fetched.has(id)).sort((a, b) => a - b),
+		...observation.fetched.filter((id) => pending.has(id)),
+	];
+	let dropped: number[] = [];
+	// Stryker disable next-line EqualityOperator: at exactly MAX_PENDING the slice below is empty, so nothing is dropped either way.
+	if (pendingList.length > MAX_PENDING) {
+		const oldest = [...pendingList]
+			.sort((a, b) => a - b)
+			.slice(0, pendingList.length - MAX_PENDING);
+		const drop = new Set(oldest);
+		dropped = oldest;
+		pendingList = pendingList.filter((id) => !drop.has(id));
+	}
+
+	const horizon = heldBack(current.horizon, observation)
+		? current.horizon
+		: Math.max(current.horizon, observation.topId);
+	const emittedList = [...current.emitted, ...emit.map((scan) => scanIdOf(scan)!)];
+	return {
+		state: {
+			version: 2,
+			horizon,
+			pending: pendingList,
+			emitted: [...new Set(emittedList)].slice(-MAX_EMITTED),
+			activatedAt: current.activatedAt,
+			stuck: Object.fromEntries(
+				Object.entries(stuck).filter(([key]) => pendingList.includes(Number(key))),
+			),
+			unseen: updateUnseen(current.unseen, observation.listed, current.horizon, horizon, now),
+			startId: current.startId,
+		},
+		emit: emit.sort(byCompletion),
+		dropped,
+		givenUp,
+		resurfaced,
+		late,
+	};
+}

@@ -1,0 +1,161 @@
+/**
+ * Requests of listings that change while they are read (issue 25): Scan → Get Many by status,
+ * with nothing changing and with one change during the listing, and the poll trigger's polls
+ * for followed scans and late scans. Through n8n-core's engine (runNode, PollHarness) against
+ * the sandbox in process; counts the API requests the sandbox saw. Prints figures; asserts
+ * nothing. Run the same file on an older build to compare (the figures are requests, not times).
+ *
+ *   npm run build && npm run bench -- listing
+ */
+import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
+import { PollHarness } from '../../test/support/poll-harness';
+import { runNode } from '../../test/support/run-node';
+
+interface Case {
+	name: string;
+	/** Sets up the account and any change during the listing; returns the filter. */
+	setup: (sandbox: Sandbox) => Record<string, string>;
+}
+
+const seed = (sandbox: Sandbox, count: number, status: string, template = 1) =>
+	sandbox.control.seedScans({ count, status: status as never, template_id: template });
+
+const GET_MANY: Case[] = [
+	{
+		name: 'processing, 30 of 70 scans, nothing changes',
+		setup: (sandbox) => {
+			seed(sandbox, 40, 'completed');
+			seed(sandbox, 30, 'processing');
+			return { status: 'processing' };
+		},
+	},
+	{
+		name: 'processing, 30 of 70 scans, the newest finishes at page 2',
+		setup: (sandbox) => {
+			seed(sandbox, 40, 'completed');
+			const ids = seed(sandbox, 30, 'processing');
+			sandbox.control.duringListing(0, {
+				page: 2,
+				status: { ids: [Math.max(...ids)], status: 'completed' },
+			});
+			return { status: 'processing' };
+		},
+	},
+	{
+		name: 'processing + template, 30 scans between another template’s, nothing changes',
+		setup: (sandbox) => {
+			for (let i = 0; i < 30; i++) {
+				seed(sandbox, 1, 'processing', 1);
+				seed(sandbox, 1, 'completed', 2);
+			}
+			return { status: 'processing', templateId: '1' };
+		},
+	},
+	{
+		name: 'completed, 70 scans, nothing changes',
+		setup: (sandbox) => {
+			seed(sandbox, 70, 'completed');
+			return { status: 'completed' };
+		},
+	},
+	{
+		name: 'completed, 70 scans, one joins the middle between pages 3 and 2',
+		setup: (sandbox) => {
+			seed(sandbox, 50, 'completed');
+			const [joining] = seed(sandbox, 1, 'processing');
+			seed(sandbox, 20, 'completed');
+			sandbox.control.setListing({ pageWaits: { page: 2, for: 3 } });
+			sandbox.control.duringListing(0, {
+				page: 2,
+				status: { ids: [joining], status: 'completed' },
+			});
+			return { status: 'completed' };
+		},
+	},
+	{
+		name: 'no filter, 260 scans, nothing changes',
+		setup: (sandbox) => {
+			seed(sandbox, 260, 'completed');
+			return {};
+		},
+	},
+	{
+		name: 'no filter, 260 scans, one added at page 2',
+		setup: (sandbox) => {
+			seed(sandbox, 260, 'completed');
+			sandbox.control.duringListing(0, { page: 2, create: { count: 1 } });
+			return {};
+		},
+	},
+];
+
+async function getManyRequests(sandbox: Sandbox, envelope: 'data' | 'bare', item: Case) {
+	sandbox.control.reset({ envelope });
+	const filters = item.setup(sandbox);
+	sandbox.control.clearRequests();
+	const result = await runNode({
+		parameters: { resource: 'scan', operation: 'getAll', returnAll: true, filters },
+		env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY },
+	});
+	const requests = sandbox.control.requests();
+	return {
+		requests: requests.length,
+		unfiltered: requests.filter((r) => filters.status && r.query.status === undefined).length,
+		items: result.output.length,
+		error: result.error?.message,
+	};
+}
+
+async function pollRequests(sandbox: Sandbox, followed: number): Promise<string> {
+	sandbox.control.reset();
+	const trigger = await PollHarness.create({
+		parameters: { events: ['scan.completed', 'scan.failed'] },
+		env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY },
+	});
+	seed(sandbox, 500, 'completed');
+	await trigger.activate();
+	const ids = seed(sandbox, followed, 'processing');
+	await trigger.poll();
+	for (const id of ids) sandbox.control.setScanStatus(id, 'completed');
+	let polls = 0;
+	let requests = 0;
+	let out = 0;
+	while (out < followed && polls < 100) {
+		sandbox.control.clearRequests();
+		out += (await trigger.poll())?.length ?? 0;
+		requests += sandbox.control.requests().length;
+		polls++;
+	}
+	return `${followed} followed scans, all finished: ${out} out after ${polls} poll(s), ${requests} requests`;
+}
+
+export async function main(): Promise<void> {
+	const sandbox = await startSandbox({ processingDelayMs: 20 });
+	try {
+		console.log(`Scan → Get Many, Return All: API requests (${process.version}):`);
+		for (const item of GET_MANY) {
+			const cells = [];
+			for (const envelope of ['data', 'bare'] as const) {
+				const figure = await getManyRequests(sandbox, envelope, item);
+				cells.push(
+					`${envelope} ${figure.requests} (${figure.unfiltered} without the status filter), ${figure.items} items${figure.error ? `, error: ${figure.error}` : ''}`,
+				);
+			}
+			console.log(`  ${item.name}: ${cells.join('; ')}`);
+		}
+		console.log('Poll trigger, 500 older scans:');
+		for (const followed of [60, 200]) console.log(`  ${await pollRequests(sandbox, followed)}`);
+	} finally {
+		await sandbox.close();
+	}
+}
+
+if (require.main === module) {
+	main().then(
+		() => process.exit(0),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}
