@@ -7,6 +7,7 @@ import {
 	httpStatusOf,
 	endsListing,
 	PAGE_SIZE,
+	serverTimeOf,
 	unwrapRecord,
 } from '../shared/transport';
 import { readListing } from '../shared/transport/listingReader';
@@ -71,7 +72,7 @@ async function readScans(
 	const result = await readListing({
 		fetchPage: async (pageNumber) => {
 			const page = await fetchListPage(ctx, '/scans', {}, pageNumber);
-			if (pageNumber === 1) serverNow = serverClock(page.headers) ?? Date.now();
+			if (pageNumber === 1) serverNow = serverTimeOf(page.headers) ?? Date.now();
 			return page;
 		},
 		pageSize: PAGE_SIZE,
@@ -102,12 +103,6 @@ async function readScans(
 		pageIgnored: result.pageIgnored,
 		listed: ids.size > 0 ? { low, ids } : undefined,
 	};
-}
-
-function serverClock(headers: IDataObject | undefined): number | undefined {
-	const raw = headers?.date ?? headers?.Date;
-	const value = typeof raw === 'string' ? Date.parse(raw) : NaN;
-	return Number.isFinite(value) ? value : undefined;
 }
 
 /**

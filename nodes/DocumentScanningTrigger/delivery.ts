@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { shapeScan } from '../shared/scans/output';
-import { apiRequest } from '../shared/transport';
+import { apiRequest, isPlainObject } from '../shared/transport';
 import { deliveryKey } from './deliveryKey';
 import { bodyText, rawBodyOf } from './rawBody';
 import { firstReceivedAt, MAX_REMEMBERED, remember, repeatWindowSeconds } from './repeats';
@@ -31,10 +31,6 @@ import type { StoredWebhook } from './webhookLifecycle';
  * the event on a restart; the item carries fetchError instead (see docs/decisions.md).
  */
 export const FETCH_TIMEOUT_MS = 5_000;
-
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every answer is short JSON sent by the node itself: `{"received":true}` or `{"error":…}`. */
 function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
@@ -76,7 +72,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	} catch {
 		body = undefined;
 	}
-	if (!isRecord(body)) {
+	if (!isPlainObject(body)) {
 		return respond(this, 400, {
 			error: 'invalid_body',
 			message: 'The delivery body is not a JSON object',
@@ -114,7 +110,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		return respond(this, 400, { error: 'stale_delivery', message: stale });
 	}
 
-	const data = isRecord(body.data) ? body.data : {};
+	const data = isPlainObject(body.data) ? body.data : {};
 	const subscribed = selectedEvents(this.getNodeParameter('events', []));
 	const ignored = filterReason(event, data, subscribed, options);
 	if (ignored !== undefined) {

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { isPlainObject } from './transport';
 
 /**
  * The data of a scan as the shaped outputs of all three nodes show it: the values a person
@@ -26,13 +27,9 @@ export interface MergedScanData {
 /** The key the API may put a template's table under, whatever the table field is called. */
 export const ROWS_KEY = 'rows';
 
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A list of objects (rows); an empty list is one too (a reviewer may remove every row). */
 function isRowList(value: unknown): value is IDataObject[] {
-	return Array.isArray(value) && value.every(isRecord);
+	return Array.isArray(value) && value.every(isPlainObject);
 }
 
 /** A table with at least one row: what "One Item per Table Row" splits. */
@@ -83,8 +80,8 @@ function crossedTable(
 }
 
 export function mergeReviewedData(scan: IDataObject): MergedScanData {
-	const extracted = isRecord(scan.extracted_data) ? scan.extracted_data : {};
-	const reviewed = isRecord(scan.reviewed_data) ? scan.reviewed_data : {};
+	const extracted = isPlainObject(scan.extracted_data) ? scan.extracted_data : {};
+	const reviewed = isPlainObject(scan.reviewed_data) ? scan.reviewed_data : {};
 	const crossed = crossedTable(extracted, reviewed);
 	const moved = crossed !== undefined && 'from' in crossed ? crossed : undefined;
 	const data: IDataObject = { ...extracted };

@@ -3,16 +3,15 @@
  * the upload path (the template's scans, the newest scans since a moment). Scans are never
  * deleted and never change template, so between two such reads scans can only be added (at the
  * top, or lower down when one becomes visible late): a scan moves down, never up, and a page
- * read after the one before it repeats scans but never hides one.
- *
- * Where the spec does not say what a page past the end looks like, every reading ends the
- * listing there: empty or short (the spec's own), `meta` / `links` saying so, a 404 or 422
- * for a page after page 1, or the last page served again (a server that clamps `page`).
+ * read after the one before it repeats scans but never hides one. The page ends the spec
+ * leaves open are read by the shared rules (`fetchListPage`: a 404 or 422 after page 1 is a
+ * page past the end; `classifyRepeat`: the last page served again, or page 1 for every page).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequestFull, endsListing, unwrapList } from '../../shared/transport';
-import { serverTimeOf } from './budget/window';
+import { endsListing, serverTimeOf } from '../../shared/transport';
+import type { Read } from '../../shared/transport/listingPages';
+import { fetchListPage } from '../../shared/transport/paging';
 import { latin1Repaired, normalizedFileName } from './fileNames';
 import { withoutFingerprint } from './fingerprint';
 
@@ -26,6 +25,8 @@ export const LISTING_MAX_PAGES = 4000;
 export const MAX_REPEATS = 3;
 
 export interface ScanPage {
+	/** The page as the shared page-end rules take it. */
+	read: Read;
 	items: IDataObject[];
 	/** Nothing comes after this page. */
 	last: boolean;
@@ -33,45 +34,25 @@ export interface ScanPage {
 	serverTime?: number;
 }
 
-/** Statuses that mean "no such page" for a page after the first (spec: not shown). */
-const PAST_END = [404, 422];
-
 export async function readScanPage(
 	ctx: IExecuteFunctions,
 	qs: IDataObject,
 	pageNumber: number,
 	itemIndex: number,
 ): Promise<ScanPage> {
-	const response = await apiRequestFull.call(ctx, {
-		method: 'GET',
-		path: '/scans',
-		qs: { ...qs, page: pageNumber },
-		itemIndex,
-		passStatuses: pageNumber > 1 ? PAST_END : undefined,
-	});
-	if (response.statusCode >= 300) return { items: [], last: true };
-	const page = unwrapList(response.body);
+	const page = await fetchListPage(ctx, '/scans', qs, pageNumber, itemIndex);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
 	return {
+		read: { ...page, items, pageNumber, sent: 0, received: 0 },
 		items,
-		last: endsListing({ ...page, items }, pageNumber),
-		serverTime: serverTimeOf(response.headers),
+		last: page.missing !== undefined || endsListing({ ...page, items }, pageNumber),
+		serverTime: serverTimeOf(page.headers),
 	};
 }
 
 /** A scan's ID as text, or undefined without a usable one. */
 export function idKey(scan: IDataObject): string | undefined {
 	return scan.id === undefined || scan.id === null || scan.id === '' ? undefined : String(scan.id);
-}
-
-/** Whether `page` holds exactly the scans `before` held, in the same order (a page served again). */
-export function samePage(page: IDataObject[], before: IDataObject[] | undefined): boolean {
-	return (
-		before !== undefined &&
-		page.length > 0 &&
-		page.length === before.length &&
-		page.every((scan, index) => idKey(scan) !== undefined && idKey(scan) === idKey(before[index]))
-	);
 }
 
 export interface ListingRequest {

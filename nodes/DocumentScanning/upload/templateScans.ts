@@ -26,8 +26,9 @@ import {
 	nameKeys,
 	push,
 	readScanPage,
-	samePage,
 } from './scanPages';
+import { classifyRepeat } from '../../shared/transport/listingEnds';
+import type { Read } from '../../shared/transport/listingPages';
 
 export type { ListingRequest } from './scanPages';
 export { holdsFiles } from './scanPages';
@@ -43,7 +44,7 @@ export class TemplateScans {
 	private nextPage = 1;
 	private ended = false;
 	private repeats = 0;
-	private lastPage?: IDataObject[];
+	private lastPage?: Read;
 	/** The scans the read from the top has seen (others may be known from elsewhere). */
 	private readonly readIds = new Set<string>();
 	private reading?: Promise<void>;
@@ -157,30 +158,24 @@ export class TemplateScans {
 			this.ended = true;
 			return;
 		}
-		if (fresh.length === 0 && pageNumber > 1) {
-			// Only scans already read: pushed down by new ones, a page past the end served as the
-			// last page again, or a server that ignores `page` and serves page 1.
-			const top = await this.fetch(ctx, 1, request);
-			if (samePage(page.items, top.items)) {
+		if (fresh.length === 0 && pageNumber > 1 && this.lastPage) {
+			// Only scans already read: pushed down by new ones, the last page served again, or a
+			// server that ignores `page` (the shared rules of listingEnds.ts tell them apart).
+			const kind = await classifyRepeat(page.read, this.lastPage, async (n) => {
+				return (await this.fetch(ctx, n, request)).read;
+			});
+			if (kind !== 'shifted') {
 				// Page 1 again: nothing beyond it can be read (or it is the one full page: the two
 				// look the same), so nothing beyond it is taken as known.
 				this.ended = true;
-				this.onlyFirstPage = true;
-				return;
-			}
-			const moved = top.items.some((scan) => {
-				const key = idKey(scan);
-				return key !== undefined && !this.readIds.has(key);
-			});
-			if (samePage(page.items, this.lastPage) && !moved) {
-				this.ended = true;
+				this.onlyFirstPage = kind === 'ignored';
 				return;
 			}
 			if (++this.repeats > MAX_REPEATS) throw restlessError(ctx, request);
 		} else {
 			this.repeats = 0;
 		}
-		this.lastPage = page.items;
+		this.lastPage = page.read;
 		this.nextPage = pageNumber + 1;
 	}
 

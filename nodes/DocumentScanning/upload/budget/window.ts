@@ -2,7 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from '../../../shared/transport';
-import { apiRequestFull, endsListing, PAGE_SIZE, unwrapList } from '../../../shared/transport';
+import { endsListing, PAGE_SIZE, serverTimeOf } from '../../../shared/transport';
+import { classifyRepeat } from '../../../shared/transport/listingEnds';
+import type { Read } from '../../../shared/transport/listingPages';
+import { fetchListPage } from '../../../shared/transport/paging';
 
 /** The service's rolling window (spec: scans per rolling hour). */
 export const HOUR_MS = 60 * 60 * 1000;
@@ -25,13 +28,6 @@ export interface HourWindow {
 	scans: IDataObject[];
 	/** Listing requests this count took. */
 	pages: number;
-}
-
-/** The service's clock from an answer's `Date` header, or undefined. */
-export function serverTimeOf(headers: IDataObject | undefined): number | undefined {
-	const raw = headers?.date ?? headers?.Date;
-	const value = typeof raw === 'string' ? Date.parse(raw) : NaN;
-	return Number.isFinite(value) ? value : undefined;
 }
 
 /**
@@ -72,33 +68,54 @@ export async function readHourWindow(this: ApiContext): Promise<HourWindow> {
 	const times: number[] = [];
 	const scans: IDataObject[] = [];
 	let serverNow = Date.now();
+	let before: Read | undefined;
+	const read = async (pageNumber: number): Promise<Read> => {
+		const page = await fetchListPage(this, '/scans', {}, pageNumber);
+		if (pageNumber === 1 && before === undefined)
+			serverNow = serverTimeOf(page.headers) ?? serverNow;
+		const items = page.items.filter((scan) => typeof scan === 'object' && scan !== null);
+		return { ...page, items, pageNumber, sent: 0, received: 0 };
+	};
 	for (let pageNumber = 1; ; pageNumber++) {
-		if (pageNumber > maxPages) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The scans listing shows more than ${times.length} scans created in the last hour; the node could not count the account's hourly uploads`,
-				{
-					description: `The service allows ${SERVICE_HOURLY_LIMIT} uploads per rolling hour. So many recent scans mean the listing's creation times or the service's clock (its Date header) are off; no document was uploaded. Check with Scan → Get Many.`,
-				},
-			);
-		}
-		const response = await apiRequestFull.call(this, {
-			method: 'GET',
-			path: '/scans',
-			qs: { page: pageNumber },
-		});
-		if (pageNumber === 1) serverNow = serverTimeOf(response.headers) ?? serverNow;
-		const page = unwrapList(response.body);
+		if (pageNumber > maxPages) throw uncountable(this, times.length);
+		const page = await read(pageNumber);
 		const fresh = page.items.filter((scan) => {
-			if (typeof scan !== 'object' || scan === null || seen.has(scan.id)) return false;
+			if (seen.has(scan.id)) return false;
 			seen.add(scan.id);
 			return true;
 		});
 		scans.push(...fresh);
 		const found = inWindow(fresh, serverNow);
 		times.push(...found.times);
-		if (found.allOlder || fresh.length === 0 || endsListing(page, pageNumber)) {
-			return { serverNow, times: times.sort((a, b) => a - b), scans, pages: pageNumber };
+		const done = () => ({
+			serverNow,
+			times: times.sort((a, b) => a - b),
+			scans,
+			pages: pageNumber,
+		});
+		if (found.allOlder || page.missing !== undefined || endsListing(page, pageNumber))
+			return done();
+		if (fresh.length === 0 && before) {
+			// Only scans already read: the last page again (the end), or page 1 for every page (a
+			// server that ignores `page`: the hour cannot be counted beyond page 1 unless page 1
+			// already reached older scans), or scans pushed down by new ones (read on).
+			const kind = await classifyRepeat(page, before, read);
+			if (kind === 'clamped') return done();
+			if (kind === 'ignored') {
+				if (inWindow(before.items, serverNow).times.length < before.items.length) return done();
+				throw uncountable(this, times.length);
+			}
 		}
+		before = page;
 	}
+}
+
+function uncountable(ctx: ApiContext, counted: number): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The scans listing shows more than ${counted} scans created in the last hour, and the node could not count the account's hourly uploads`,
+		{
+			description: `The service allows ${SERVICE_HOURLY_LIMIT} uploads per rolling hour. So many recent scans mean the listing's creation times or the service's clock (its Date header) are off, or the service answers every page with the first one; no document was uploaded. Check with Scan → Get Many.`,
+		},
+	);
 }
