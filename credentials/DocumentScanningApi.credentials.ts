@@ -1,3 +1,4 @@
+import { baseUrlTestExpression } from '../nodes/shared/transport/baseUrl';
 import type {
 	IAuthenticateGeneric,
 	Icon,
@@ -76,19 +77,12 @@ export class DocumentScanningApi implements ICredentialType {
 		},
 	};
 
-	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or
-	// with user:password@, a query or a fragment; see nodes/shared/transport/baseUrl.ts)
-	// is turned into an address that cannot resolve and names the problem, so the test fails
-	// with a readable message, and nothing (no password, no key) is sent anywhere.
+	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or with
+	// user:password@, a query or a fragment) is turned into an address that cannot resolve and
+	// names the problem: the rules and the expression come from nodes/shared/transport/baseUrl.ts.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: `={{ (url => ${[
-				'!/^https?:\\/\\/[^\\s/]/i.test(url) ? "http://base-url-must-start-with-http-or-https.invalid"',
-				'/^[a-z]+:\\/\\/[^\\/?#]*@/i.test(url) ? "http://base-url-must-not-contain-user-or-password.invalid"',
-				'url.includes("?") ? "http://base-url-must-not-contain-a-query.invalid"',
-				'url.includes("#") ? "http://base-url-must-not-contain-a-fragment.invalid"',
-				'url.replace(/\\/+$/, "")',
-			].join(' : ')})(String($credentials.baseUrl).trim()) }}`,
+			baseURL: baseUrlTestExpression(),
 			url: '/account',
 			method: 'GET',
 			headers: { Accept: 'application/json' },

@@ -15,11 +15,14 @@ import {
 } from './state';
 import { inUnseen, updateUnseen } from './unseen';
 
+/** When a scan reached its final state (`updated_at`), or NaN without a readable time. */
+function finishedAt(scan: IDataObject): number {
+	return typeof scan.updated_at === 'string' ? Date.parse(scan.updated_at) : NaN;
+}
+
 function byCompletion(a: IDataObject, b: IDataObject): number {
-	// Stryker disable next-line StringLiteral: any text that is not a date parses to NaN, as '' does.
-	const ta = Date.parse(String(a.updated_at ?? ''));
-	// Stryker disable next-line StringLiteral: any text that is not a date parses to NaN, as '' does.
-	const tb = Date.parse(String(b.updated_at ?? ''));
+	const ta = finishedAt(a);
+	const tb = finishedAt(b);
 	if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return ta - tb;
 	return (scanIdOf(a) ?? 0) - (scanIdOf(b) ?? 0);
 }
@@ -122,16 +125,12 @@ export function commit(
 		...[...pending].filter((id) => !fetched.has(id)).sort((a, b) => a - b),
 		...observation.fetched.filter((id) => pending.has(id)),
 	];
-	let dropped: number[] = [];
-	// Stryker disable next-line EqualityOperator: at exactly MAX_PENDING the slice below is empty, so nothing is dropped either way.
-	if (pendingList.length > MAX_PENDING) {
-		const oldest = [...pendingList]
-			.sort((a, b) => a - b)
-			.slice(0, pendingList.length - MAX_PENDING);
-		const drop = new Set(oldest);
-		dropped = oldest;
-		pendingList = pendingList.filter((id) => !drop.has(id));
-	}
+	// Beyond MAX_PENDING the oldest are dropped (none when within it).
+	const dropped = [...pendingList]
+		.sort((a, b) => a - b)
+		.slice(0, Math.max(0, pendingList.length - MAX_PENDING));
+	const drop = new Set(dropped);
+	pendingList = pendingList.filter((id) => !drop.has(id));
 
 	const horizon = heldBack(current.horizon, observation)
 		? current.horizon

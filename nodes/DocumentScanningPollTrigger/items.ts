@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { shapeScan } from '../shared/scans/output';
+import { eventRows } from '../shared/scans/output';
 import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
 
 /**
@@ -58,10 +58,7 @@ export function toItems(
 			items.push(body);
 			continue;
 		}
-		for (const row of shapeScan(scan, 'rows')) {
-			const stamp = { event: body.event, timestamp: body.timestamp };
-			items.push({ ...stamp, ...row, ...stamp });
-		}
+		items.push(...eventRows(scan, body));
 	}
 	return items.map((json) => ({ json }));
 }

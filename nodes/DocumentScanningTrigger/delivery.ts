@@ -5,7 +5,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { shapeScan } from '../shared/scans/output';
+import { eventRows } from '../shared/scans/output';
 import { apiRequest, isPlainObject } from '../shared/transport';
 import { deliveryKey } from './deliveryKey';
 import { bodyText, rawBodyOf } from './rawBody';
@@ -152,14 +152,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 
 	let items: IDataObject[];
 	if (options.splitIntoRows) {
-		const rows = shapeScan(scan ?? data, 'rows');
-		items = rows.map((row) =>
-			Object.assign({ event, timestamp: body.timestamp }, row, {
-				event,
-				timestamp: body.timestamp,
-				deliveryKey: key,
-			}),
-		);
+		items = eventRows(scan ?? data, { event, timestamp: body.timestamp }, { deliveryKey: key });
 		if (fetchError !== undefined) items = items.map((item) => ({ ...item, fetchError }));
 	} else {
 		const item: IDataObject = { ...body, deliveryKey: key };

@@ -86,7 +86,7 @@ function webhookName(ctx: IHookFunctions): string {
 	return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
 }
 
-/** DELETE /webhooks/{id}; true when deleted or already gone (404). Other failures throw. */
+/** DELETE /webhooks/{id}; returns once it is deleted or already gone (404). Other failures throw. */
 async function deleteRemote(ctx: IHookFunctions, id: string | number): Promise<void> {
 	await apiRequestFull.call(ctx, {
 		method: 'DELETE',

@@ -1,4 +1,4 @@
-/** In-process control surface for tests (the same actions are exposed over HTTP by control-routes.ts). */
+/** In-process control surface for tests (the same actions are exposed over HTTP by control/routes.ts). */
 import { createHash } from 'node:crypto';
 import { isoWithOffset, isoZulu } from '../engine/clock';
 import type { SeedUploadsInput, TakeAfterInput } from '../engine/competition';

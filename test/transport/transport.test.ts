@@ -3,7 +3,8 @@
  * network failures worded for the user, and the response shapes the spec leaves open.
  */
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
-import { isLastPage, unwrapList, unwrapRecord } from '../../nodes/shared/transport';
+import { unwrapList, unwrapRecord } from '../../nodes/shared/transport';
+import { isLastPage } from '../../nodes/shared/transport/paging';
 import { isApiErrorBody } from '../../nodes/shared/transport/baseUrl';
 import { runNode } from '../support/run-node';
 

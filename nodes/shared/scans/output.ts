@@ -9,14 +9,6 @@ import { isTable, mergeReviewedData, type MergedScanData } from '../reviewedData
  */
 export type ScanOutputMode = 'raw' | 'fields' | 'rows';
 
-/**
- * The data of a scan: corrected values (`reviewed_data`) merged over `extracted_data`, field
- * by field (see shared/reviewedData.ts).
- */
-export function scanData(scan: IDataObject): IDataObject {
-	return mergeReviewedData(scan).data;
-}
-
 /** Identity of a scan, whether it comes from the API (`id`) or a webhook body (`scan_id`). */
 function scanMeta(scan: IDataObject, merged: MergedScanData): IDataObject {
 	const meta: IDataObject = { scan_id: scan.id ?? scan.scan_id ?? null };
@@ -72,4 +64,18 @@ export function shapeScan(scan: IDataObject, mode: ScanOutputMode): IDataObject[
 		});
 	}
 	return rows.length > 0 ? rows : [{ ...data, ...meta }];
+}
+
+/**
+ * The items of an event (the webhook trigger's delivery, the poll trigger's scan) with "Split
+ * Into Table Rows": one per table row of the scan, each stamped with the event's `event` and
+ * `timestamp` (on both sides, so a row's own columns cannot hide them) and `extra` fields.
+ */
+export function eventRows(
+	scan: IDataObject,
+	stamp: IDataObject,
+	extra: IDataObject = {},
+): IDataObject[] {
+	const head: IDataObject = { event: stamp.event, timestamp: stamp.timestamp };
+	return shapeScan(scan, 'rows').map((row) => ({ ...head, ...row, ...head, ...extra }));
 }

@@ -5,42 +5,68 @@ import { NodeOperationError } from 'n8n-workflow';
  * The Base URL of the credential: the checks made before every request, and the wording of
  * a 404 that shows the Base URL does not point at the API.
  *
- * The credential test (credentials/DocumentScanningApi.credentials.ts) applies the same
- * rules in an expression; test/credential keeps the two in step.
+ * The credential test (credentials/DocumentScanningApi.credentials.ts) runs in n8n as a
+ * declared request, not as node code, so it cannot call `normalizeBaseUrl`: it applies the same
+ * rules through `baseUrlTestExpression`, built from the one list below.
  */
 
 const EXAMPLE = 'https://scan.example.com/api/v1';
 
 interface BaseUrlRule {
-	/** True when the (trimmed) Base URL breaks the rule. */
-	breaks: (value: string) => boolean;
+	/** Matches a (trimmed) Base URL that breaks the rule, or (`negate`) one that keeps it. */
+	pattern: RegExp;
+	negate?: boolean;
 	message: string;
+	/** The host of the address the credential test sends to instead: it cannot resolve, and names the problem. */
+	testHost: string;
 	description: string;
 }
 
 const RULES: BaseUrlRule[] = [
 	{
-		breaks: (value) => !/^https?:\/\/[^\s/]/i.test(value),
+		pattern: /^https?:\/\/[^\s/]/i,
+		negate: true,
 		message: 'must start with http:// or https://',
+		testHost: 'base-url-must-start-with-http-or-https.invalid',
 		description: `Open the credential and enter the full address including the version prefix, e.g. ${EXAMPLE}`,
 	},
 	{
 		// `user:password@host`: the HTTP client would send Basic authentication instead of the key.
-		breaks: (value) => /^[a-z]+:\/\/[^/?#]*@/i.test(value),
+		pattern: /^[a-z]+:\/\/[^/?#]*@/i,
 		message: 'must not contain a user name or password (user:password@)',
+		testHost: 'base-url-must-not-contain-user-or-password.invalid',
 		description: `The service authenticates with the API key only; a user:password@ part would replace the key with Basic authentication. Remove it, e.g. ${EXAMPLE}`,
 	},
 	{
-		breaks: (value) => value.includes('?'),
+		pattern: /\?/,
 		message: 'must not contain a query (?…)',
+		testHost: 'base-url-must-not-contain-a-query.invalid',
 		description: `Request paths are added after the Base URL, so a query would end up in the middle of every address. Remove everything from the "?" on, e.g. ${EXAMPLE}`,
 	},
 	{
-		breaks: (value) => value.includes('#'),
+		pattern: /#/,
 		message: 'must not contain a fragment (#…)',
+		testHost: 'base-url-must-not-contain-a-fragment.invalid',
 		description: `Everything after "#" is never sent, so every request would go to the server's root. Remove everything from the "#" on, e.g. ${EXAMPLE}`,
 	},
 ];
+
+function breaks(rule: BaseUrlRule, value: string): boolean {
+	return rule.pattern.test(value) !== Boolean(rule.negate);
+}
+
+/**
+ * The credential test's Base URL as an n8n expression: the first rule the Base URL breaks turns
+ * it into `http://<rule's testHost>`, so the test fails with a readable message and nothing (no
+ * password, no key) is sent anywhere; a sound Base URL loses its trailing slashes.
+ */
+export function baseUrlTestExpression(): string {
+	const checks = RULES.map(
+		(rule) =>
+			`${rule.negate ? '!' : ''}${String(rule.pattern)}.test(url) ? "http://${rule.testHost}"`,
+	);
+	return `={{ (url => ${[...checks, 'url.replace(/\\/+$/, "")'].join(' : ')})(String($credentials.baseUrl).trim()) }}`;
+}
 
 /**
  * Reads and checks the Base URL of the credential; tolerates surrounding spaces and a
@@ -48,7 +74,7 @@ const RULES: BaseUrlRule[] = [
  */
 export function normalizeBaseUrl(node: INode, raw: unknown): string {
 	const value = typeof raw === 'string' ? raw.trim() : '';
-	const broken = RULES.find((rule) => rule.breaks(value));
+	const broken = RULES.find((rule) => breaks(rule, value));
 	if (broken) {
 		throw new NodeOperationError(
 			node,
