@@ -42,3 +42,12 @@ test('prints where to log in, the sample files and which data is real', () => {
 		/first open asks you to create the owner account/,
 	);
 });
+
+test('says what the other n8n version is and how to start it', () => {
+	const text = startBanner(input()).join('\n');
+	assert.match(
+		text,
+		/n8n 2\.x: {3}the nodes work on n8n 1\.x and 2\.x; to try 2\.x instead: npm start -- --n8n 2\.40\.7/,
+	);
+	assert.doesNotMatch(text, /Other line/);
+});

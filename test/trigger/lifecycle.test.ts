@@ -3,6 +3,7 @@
  * through n8n-core's HookContext (checkExists → create, delete) over real HTTP.
  */
 
+import { HookContext } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
@@ -339,13 +340,22 @@ describe('delete (deactivation)', () => {
 		expect(nodeStatic(trigger)).toEqual({});
 	});
 
-	it('another failure: false, static data kept so the next checkExists can clean up', async () => {
+	it("another failure: false, a warning in n8n's log, static data kept so the next checkExists can clean up", async () => {
+		const warn = jest.fn();
+		const logger = jest
+			.spyOn(HookContext.prototype, 'logger', 'get')
+			.mockReturnValue({ warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } as never);
 		const staticData: IDataObject = {};
 		const trigger = await harness(undefined, staticData);
 		await trigger.activate();
 		const id = nodeStatic(trigger).webhookId as number;
 		sandbox.control.addFault({ method: 'DELETE', path: '^/webhooks/\\d+$', kind: 'status500' });
 		expect(await trigger.hook('delete')).toBe(false);
+		expect(warn).toHaveBeenCalledWith(
+			'Document Scanning Trigger: could not delete the webhook at the service',
+			expect.anything(),
+		);
+		logger.mockRestore();
 		expect(nodeStatic(trigger).webhookId).toBe(id);
 		expect(sandbox.control.getWebhook(id)).toBeDefined();
 

@@ -50,11 +50,17 @@ export function ensureNodeCli({ quiet = false } = {}) {
 			console.log(
 				`Installing n8n's node CLI ${pinnedVersion()} into tools/n8n-node-cli/ (npm ci) ...`,
 			);
-		const result = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
-			cwd: toolsDir,
-			stdio: quiet ? 'pipe' : 'inherit',
-			env: npmInstallEnv(),
-		});
+		// `--loglevel=error`: the CLI's own dependencies name engines newer than this project's
+		// Node (an EBADENGINE warning for isolated-vm, which the lint never runs: scripts are off).
+		const result = spawnSync(
+			'npm',
+			['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+			{
+				cwd: toolsDir,
+				stdio: quiet ? 'pipe' : 'inherit',
+				env: npmInstallEnv(),
+			},
+		);
 		if (result.status !== 0) {
 			throw new Error(
 				`npm ci in tools/n8n-node-cli failed (exit ${result.status})${quiet ? `:\n${result.stderr}` : ''}`,

@@ -32,7 +32,7 @@ export function startBanner({
 		...workflows.map((name) => `             - ${name}`),
 		`  Credential "${credential.name}" (id ${credential.id}) -> ${sandboxBaseUrl}`,
 		`  Files:     ${invoices.length} sample invoices in ${path.relative(root, invoicesDir)}/ (read by "Invoices → line items → ERP")`,
-		`  Other line: npm start -- --n8n ${otherVersion}`,
+		`  n8n ${otherVersion.split('.')[0]}.x:   the nodes work on n8n ${version.split('.')[0]}.x and ${otherVersion.split('.')[0]}.x; to try ${otherVersion.split('.')[0]}.x instead: npm start -- --n8n ${otherVersion}`,
 		` Document Scanning API sandbox`,
 		`  Base URL:  ${sandboxBaseUrl}`,
 		`  API key:   ${apiKey}`,
