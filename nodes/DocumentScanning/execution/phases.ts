@@ -5,6 +5,7 @@ import type { Deferred, ExecutionScope } from './scope';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { asItemError, errorItem } from './items';
 import { isDeferred } from './scope';
+import { runsAsTool } from './tool';
 
 export interface PhasedOperation {
 	/** Sends the item's requests; returns its output, or `Deferred` while it waits for a scan. */
@@ -38,7 +39,8 @@ export interface PhasedOperation {
  * Output keeps input order and pairing. With Continue On Fail each failing item gives one
  * `{ error }` item and the others go on; without it the first failure fails the node: in
  * phase 1 before anything was sent, in phase 2 after the requests in flight ended (they may
- * have used credit) with the lowest failing item, in phase 3 at once.
+ * have used credit) with the lowest failing item, in phase 3 at once. As an AI tool the node
+ * always goes on as with Continue On Fail: the error item is the tool's answer (./tool.ts).
  */
 export async function runPhases(
 	this: IExecuteFunctions,
@@ -46,7 +48,8 @@ export async function runPhases(
 	operation: PhasedOperation,
 	concurrency: number,
 ): Promise<INodeExecutionData[]> {
-	const continueOnFail = this.continueOnFail();
+	const asTool = runsAsTool(this.getNode());
+	const continueOnFail = asTool || this.continueOnFail();
 	const scope: ExecutionScope = {
 		claimedScanIds: new Set<number>(),
 		uploadedFiles: new Map(),
@@ -56,7 +59,7 @@ export async function runPhases(
 	const results = new Array<INodeExecutionData[]>(itemCount);
 	const fail = (error: unknown, itemIndex: number) => {
 		if (!continueOnFail) throw asItemError(this, error, itemIndex);
-		results[itemIndex] = [errorItem(error, itemIndex)];
+		results[itemIndex] = [errorItem(error, itemIndex, asTool)];
 	};
 
 	try {
