@@ -10,7 +10,8 @@
 // 3. `n8n execute`: Manual Trigger -> Account: Get -> Template: Get Many, checked against what the
 //    sandbox itself answers; the examples with a manual start (e2e-checks/examples.mjs);
 // 4. `n8n start` on a free port (task broker on another): types listed, credential test, the trigger
-//    examples activated and fed real events, the poll trigger (e2e-checks/poll-trigger.mjs).
+//    examples activated and fed real events, the poll trigger (e2e-checks/poll-trigger.mjs), the
+//    editor, an AI Agent and an MCP client using the node as tools (checks/agent.mjs, mcp.mjs).
 //
 // Hooks: a check module exports `async (ctx) => {}` and records results with ctx.check(); the
 // context is documented in e2e-checks/support.mjs (E2eContext). Add it to SERVER_CHECKS below.
@@ -49,6 +50,8 @@ import { checkExamplesCli, checkExamplesServer } from './checks/examples.mjs';
 import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
 import { checkEditor, findChromium } from './checks/editor.mjs';
+import { checkAgent } from './checks/agent.mjs';
+import { checkMcp } from './checks/mcp.mjs';
 import { runQueueE2e } from './queue/index.mjs';
 import { SandboxClient } from './sandbox-client.mjs';
 import {
@@ -62,7 +65,13 @@ import {
 } from './checks/support.mjs';
 
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
-const SERVER_CHECKS = [checkExamplesServer, checkPollTrigger, checkEditorIfChromium];
+const SERVER_CHECKS = [
+	checkExamplesServer,
+	checkPollTrigger,
+	checkEditorIfChromium,
+	checkAgent, // AI Agent with the node as tools, scripted model (checks/agent.mjs)
+	checkMcp, // MCP Server Trigger and the MCP SDK client (checks/mcp.mjs)
+];
 
 /** The editor in headless Chromium (e2e-checks/editor.mjs), when `which chromium` finds one. */
 async function checkEditorIfChromium(ctx) {
