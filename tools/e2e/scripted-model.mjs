@@ -78,10 +78,15 @@ export function nextStep(messages, offered) {
 		if (m?.role === 'user') lastUser = i;
 	});
 	const since = messages.slice(lastUser + 1);
-	const turnsDone = since.filter(
-		(m) => m?.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0,
-	).length;
 	const turns = parseScript(contentText(messages[lastUser]?.content));
+	// Turns already made: n8n may send one turn's parallel calls back as one assistant message
+	// or as one message per call, so count the calls, not the messages.
+	const made = since.flatMap((m) => (m?.role === 'assistant' ? (m.tool_calls ?? []) : [])).length;
+	let turnsDone = 0;
+	for (let calls = 0; turnsDone < turns.length; turnsDone++) {
+		calls += turns[turnsDone].length;
+		if (made < calls) break;
+	}
 	if (turns.length === 0) return { text: 'Scripted answer. No call in the message.' };
 	if (turnsDone < turns.length) {
 		const calls = turns[turnsDone];

@@ -21,6 +21,7 @@ import {
 import { hourlyBatch } from './hourly-batch.mjs';
 import { execute, importManualCopy } from './run-example.mjs';
 import { checkWebhookAnswers } from './webhook-answers.mjs';
+import { askAboutYourScans } from './agent-example.mjs';
 
 /** Runs a stored workflow with `n8n execute --rawOutput`; returns { run, error, detail }. */
 
@@ -311,6 +312,7 @@ export const EXAMPLE_CHECKS = {
 	'hourly-batch-from-folder.json': { phase: 'cli', run: hourlyBatch },
 	'scan-events.json': { phase: 'server', prepare: activateScanEvents, run: scanEvents },
 	'scan-events-polling.json': { phase: 'server', run: scanEventsPolling },
+	'ask-about-your-scans.json': { phase: 'server', run: askAboutYourScans },
 };
 
 async function runPhase(ctx, phase) {
