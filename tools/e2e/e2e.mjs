@@ -51,6 +51,7 @@ import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
 import { checkEditor, findChromium } from './checks/editor.mjs';
 import { checkAgent } from './checks/agent.mjs';
+import { checkAgentUploads } from './checks/agent-upload.mjs';
 import { checkMcp } from './checks/mcp.mjs';
 import { runQueueE2e } from './queue/index.mjs';
 import { SandboxClient } from './sandbox-client.mjs';
@@ -70,6 +71,7 @@ const SERVER_CHECKS = [
 	checkPollTrigger,
 	checkEditorIfChromium,
 	checkAgent, // AI Agent with the node as tools, scripted model (checks/agent.mjs)
+	checkAgentUploads, // an agent's upload: a sub-workflow tool downloads a URL (checks/agent-upload.mjs)
 	checkMcp, // MCP Server Trigger and the MCP SDK client (checks/mcp.mjs)
 ];
 
@@ -90,7 +92,7 @@ const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
 const keep = argv.includes('--keep');
-// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,poll,load,faults` picks parts.
+// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,mcp,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
 const queueParts = argv
 	.find((a) => a.startsWith('--queue-parts='))
