@@ -344,11 +344,13 @@ async function main() {
 	);
 
 	for (const serverCheck of SERVER_CHECKS) {
+		const begun = Date.now();
 		try {
 			await serverCheck(ctx);
 		} catch (err) {
 			check(`${serverCheck.name} ran to the end`, false, err.stack ?? String(err));
 		}
+		log(`${serverCheck.name}: ${((Date.now() - begun) / 1000).toFixed(1)} s`);
 	}
 }
 
