@@ -1,14 +1,18 @@
 // Uploads from an AI Agent (issue 27): n8n hands a tool the model's JSON arguments only, never a
-// file, so the Upload tool itself cannot scan anything (agent.mjs checks its error). The way that
-// works: a Call n8n Workflow Tool whose sub-workflow downloads the URL the model names (HTTP
-// Request, file response) and uploads it with the Document Scanning node, waiting for the result.
-// The file is a sample invoice served from 127.0.0.1; the sandbox reads its text, so the fields the
-// model gets back are the invoice's own.
+// file, so the Upload tool itself cannot scan anything, not even a file attached in the chat
+// (agent.mjs checks its error). The two ways that work, both checked here with a sample invoice
+// (the sandbox reads its text, so the fields are the invoice's own):
+//   - a URL the model names: a Call n8n Workflow Tool whose sub-workflow downloads it (HTTP
+//     Request, file response, from 127.0.0.1 here) and uploads it with the Document Scanning node,
+//     waiting for the result;
+//   - a file attached in the chat: the workflow uploads it before the agent (Chat Trigger ->
+//     Document Scanning Upload -> AI Agent), and the agent gets the extracted fields in its prompt.
 import { readFileSync, readdirSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { PACKAGE_NAME } from '../../n8n/local.mjs';
-import { restOf, sandboxOf, unwrap } from './support.mjs';
+import { runDataOf } from '../../n8n/rest.mjs';
+import { restOf, sandboxOf, unwrap, waitFor } from './support.mjs';
 import {
 	agentWorkflow,
 	chat,
@@ -19,6 +23,7 @@ import {
 import { startScriptedModel, toolMessages, toolsOffered } from '../scripted-model.mjs';
 
 const WEBHOOK_ID = 'e2e0a9e7-0000-4000-8000-00000000a9e3';
+const FILE_WEBHOOK_ID = 'e2e0a9e7-0000-4000-8000-00000000a9e4';
 const TOOL = 'Scan a document from a URL';
 
 /** The sub-workflow: Execute Workflow Trigger (url, templateId) -> HTTP Request -> Upload. */
@@ -115,10 +120,51 @@ function workflowTool(subWorkflowId) {
 	};
 }
 
+/** Chat Trigger (files allowed) -> Upload of the attached file (`data0`) -> AI Agent. */
+function chatFileWorkflow(ctx, modelCredential) {
+	const workflow = agentWorkflow(ctx, {
+		name: 'e2e: a file attached in the chat, scanned before the agent',
+		webhookId: FILE_WEBHOOK_ID,
+		modelCredential,
+		tools: {},
+		files: true,
+	});
+	const agent = workflow.nodes.find((n) => n.name === 'AI Agent');
+	agent.parameters = {
+		promptType: 'define',
+		text: "={{ $('When chat message received').item.json.chatInput }}\n\nThe attached document, as scanned: {{ JSON.stringify($json) }}",
+		options: {},
+	};
+	workflow.nodes.push({
+		id: 'scan-attached',
+		name: 'Scan the attached document',
+		type: `${PACKAGE_NAME}.documentScanning`,
+		typeVersion: 1,
+		position: [120, -200],
+		parameters: {
+			resource: 'scan',
+			operation: 'upload',
+			templateId: { __rl: true, mode: 'id', value: '1' },
+			binaryPropertyName: 'data0',
+			waitForCompletion: true,
+			options: { output: 'fields' },
+		},
+		credentials: { documentScanningApi: { id: ctx.credential.id, name: ctx.credential.name } },
+	});
+	workflow.connections['When chat message received'] = {
+		main: [[{ node: 'Scan the attached document', type: 'main', index: 0 }]],
+	};
+	workflow.connections['Scan the attached document'] = {
+		main: [[{ node: 'AI Agent', type: 'main', index: 0 }]],
+	};
+	return workflow;
+}
+
 /** @param {import('./support.mjs').E2eContext} ctx */
 export async function checkAgentUploads(ctx) {
 	const dir = path.join(ctx.filesDir, 'invoices');
-	const file = readdirSync(dir).filter((f) => f.endsWith('.pdf'))[0];
+	// Two sample invoices: one for each way (the same file twice with one template is a 409).
+	const [file, attachedFile] = readdirSync(dir).filter((f) => f.endsWith('.pdf'));
 	const pdf = readFileSync(path.join(dir, file));
 	const files = http.createServer((req, res) => {
 		res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
@@ -131,6 +177,8 @@ export async function checkAgentUploads(ctx) {
 		const rest = restOf(ctx);
 		const credential = await createModelCredential(ctx, model);
 		const sub = await rest.call('POST', 'workflows', scanFromUrlWorkflow(ctx));
+		// n8n 2.x runs only a published (active) sub-workflow; 1.x runs it as saved.
+		if (ctx.line.major >= 2) await rest.activate(sub.id);
 		const workflow = agentWorkflow(ctx, {
 			name: 'e2e: AI Agent scanning a document from a URL',
 			webhookId: WEBHOOK_ID,
@@ -166,6 +214,43 @@ export async function checkAgentUploads(ctx) {
 				/"status":"(completed|validation_failed)"/.test(text.replace(/\\"/g, '"')) &&
 				offered?.parameters?.required?.includes('url') === true,
 			`HTTP ${answer.status}; ${uploads.length} upload(s) (${uploads.map((u) => u.status).join(', ')}), used_scans ${before.used_scans} -> ${after.used_scans}; schema ${JSON.stringify(offered?.parameters?.properties)}; the model got: ${text.slice(0, 300)}`,
+		);
+
+		// A file attached in the chat, scanned by the workflow before the agent.
+		model.clear();
+		await sandbox.clearRequests();
+		const fileWorkflowId = await createActive(ctx, chatFileWorkflow(ctx, credential));
+		const attached = await chat(ctx, FILE_WEBHOOK_ID, 'What does the attached invoice say?', {
+			file: {
+				name: attachedFile,
+				type: 'application/pdf',
+				bytes: readFileSync(path.join(dir, attachedFile)),
+			},
+		});
+		const execution = await waitFor(async () => {
+			const latest = (await rest.executions(fileWorkflowId, 1))[0];
+			return latest && !['new', 'running'].includes(latest.status) ? latest : undefined;
+		});
+		const scans = (await sandbox.requests()).filter(
+			(r) => r.method === 'POST' && r.path === '/scans',
+		);
+		const prompt = JSON.stringify(model.requests[0]?.body?.messages ?? []);
+		const failure =
+			execution?.status === 'success'
+				? ''
+				: `; ${Object.entries(runDataOf(await rest.execution(execution?.id).catch(() => undefined)))
+						.filter(([, runs]) => runs?.[0]?.error)
+						.map(([node, runs]) => `${node}: ${runs[0].error.message}`)
+						.join('; ')}`;
+		ctx.check(
+			'AI Agent: a PDF attached in the chat is uploaded by the workflow before the agent, and the model gets its fields',
+			attached.status === 200 &&
+				execution?.status === 'success' &&
+				scans.length === 1 &&
+				scans[0].status === 201 &&
+				prompt.includes('supplier_name') &&
+				prompt.includes(attachedFile),
+			`HTTP ${attached.status}, execution ${execution?.status}; ${scans.length} upload(s); the model's prompt ${prompt.includes('supplier_name') ? 'carries' : 'lacks'} the fields: ${prompt.slice(0, 200)}${failure}`,
 		);
 	} finally {
 		await model.close();

@@ -72,7 +72,10 @@ export const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
  * Chat Trigger (public, answering with the agent's output or a stream) -> AI Agent, whose model is
  * n8n's OpenAI Chat Model at the scripted model, and whose tools are `tools` (name -> parameters).
  */
-export function agentWorkflow(ctx, { name, webhookId, modelCredential, tools, streaming = false }) {
+export function agentWorkflow(
+	ctx,
+	{ name, webhookId, modelCredential, tools, streaming = false, files = false },
+) {
 	const agentVersion = ctx.line.major >= 2 ? 3.1 : 3;
 	const toolNames = Object.keys(tools);
 	return {
@@ -88,7 +91,10 @@ export function agentWorkflow(ctx, { name, webhookId, modelCredential, tools, st
 				webhookId,
 				parameters: {
 					public: true,
-					options: streaming ? { responseMode: 'streaming' } : {},
+					options: {
+						...(streaming ? { responseMode: 'streaming' } : {}),
+						...(files ? { allowFileUploads: true } : {}),
+					},
 				},
 			},
 			{
@@ -152,17 +158,28 @@ export async function createActive(ctx, workflow) {
 
 /**
  * Sends one message to a public chat (POST /webhook/<id>/chat) and returns { status, output }:
- * the agent's answer (lastNode) or the streamed text put together. n8n 2.x registers the chat
- * webhook just after activation answers: a 404 is tried again for up to 30 s.
+ * the agent's answer (lastNode) or the streamed text put together. With `file` ({ name, type,
+ * bytes }) the message is multipart, and n8n answers at once (the output is then empty). n8n 2.x
+ * registers the chat webhook just after activation answers: a 404 is tried again for up to 30 s.
  */
-export async function chat(ctx, webhookId, chatInput, sessionId = 'e2e') {
+export async function chat(ctx, webhookId, chatInput, { sessionId = 'e2e', file } = {}) {
 	const url = new URL(`webhook/${webhookId}/chat`, ctx.n8nUrl);
 	const deadline = Date.now() + 30_000;
+	/** A message with a file goes as n8n's chat sends it: multipart, the file in `files`. */
+	const body = () => {
+		if (!file) return JSON.stringify({ action: 'sendMessage', sessionId, chatInput });
+		const form = new FormData();
+		form.append('action', 'sendMessage');
+		form.append('sessionId', sessionId);
+		form.append('chatInput', chatInput);
+		form.append('files', new Blob([file.bytes], { type: file.type }), file.name);
+		return form;
+	};
 	for (;;) {
 		const res = await fetch(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ action: 'sendMessage', sessionId, chatInput }),
+			headers: file ? {} : { 'content-type': 'application/json' },
+			body: body(),
 			signal: AbortSignal.timeout(120_000),
 		});
 		const text = await res.text();

@@ -11,7 +11,7 @@
 //     as a readable error item, without item references or error class names, and the execution
 //     succeeds;
 //   - a raw scan with many rows reaches the model whole, in one tool message;
-//   - the Upload tool, which an agent cannot hand a file, answers a readable error;
+//   - a file attached in the chat does not reach the Upload tool, which answers a readable error;
 //   - a streaming chat asks the model for a stream and streams the answer.
 import { restOf, sandboxOf, unwrap, waitFor } from './support.mjs';
 import {
@@ -42,6 +42,7 @@ export async function checkAgent(ctx) {
 				webhookId: WEBHOOK_ID,
 				modelCredential: credential,
 				tools: TOOLS,
+				files: true,
 			}),
 		);
 		const run = runner(ctx, model, workflowId, WEBHOOK_ID);
@@ -63,11 +64,11 @@ export async function checkAgent(ctx) {
 function runner(ctx, model, workflowId, webhookId) {
 	const sandbox = sandboxOf(ctx);
 	const rest = restOf(ctx);
-	return async (message) => {
+	return async (message, file) => {
 		model.clear();
 		await sandbox.clearRequests();
 		const before = (await rest.executions(workflowId, 1))[0]?.id;
-		const answer = await chat(ctx, webhookId, message);
+		const answer = await chat(ctx, webhookId, message, { file });
 		const execution = await waitFor(
 			async () => {
 				const latest = (await rest.executions(workflowId, 1))[0];
@@ -248,12 +249,20 @@ async function manyRows(ctx, run) {
 }
 
 async function uploadTool(ctx, run) {
-	const turn = await run(`call ${toolName('Upload document')} {"templateId": 1}`);
+	// The user attaches a PDF in the chat; the tool still gets only the model's arguments.
+	const turn = await run(
+		`Scan the attached invoice\ncall ${toolName('Upload document')} {"templateId": 1}`,
+		{
+			name: 'attached-invoice.pdf',
+			type: 'application/pdf',
+			bytes: Buffer.from('%PDF-1.4\n% attached in the chat\n%%EOF\n'),
+		},
+	);
 	const result = turn.results.find((r) => r.name === toolName('Upload document'));
 	const item = parse(result?.content)?.[0];
 	const uploads = turn.sandboxRequests.filter((r) => r.method === 'POST' && r.path === '/scans');
 	ctx.check(
-		'AI Agent: the Upload tool (an agent cannot hand it a file) answers a readable error and uploads nothing',
+		'AI Agent: a PDF attached in the chat does not reach the Upload tool, which answers a readable error and uploads nothing',
 		typeof item?.error === 'string' &&
 			/binary|file/i.test(item.error) &&
 			!/\(item \d+\)|^Item \d+:/.test(item.error) &&
