@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
@@ -184,7 +184,7 @@ describe('the examples run against the sandbox', () => {
 		const [scanId] = sandbox.control.seedScans({ count: 3 });
 		const tools = examples.find((e) => e.file === 'ask-about-your-scans.json')!.workflow.nodes.filter(ours);
 		expect(tools.map((node) => node.type)).toEqual(tools.map(() => 'n8n-nodes-document-scanning.documentScanningTool'));
-		const args: Record<string, Record<string, unknown>> = {
+		const args: Record<string, IDataObject> = {
 			'Account balance': {},
 			'List scans': { limit: 2 },
 			'Read scan': { scanId },

@@ -3,8 +3,14 @@
  * operation, the `$fromAI` parameters), and what a call answers, run through n8n-core's engine as
  * the tool form against the sandbox. The e2e checks the same in real n8n with a scripted model.
  */
-import type { INode, INodeType } from 'n8n-workflow';
-import { NodeHelpers, traverseNodeParameters, type FromAIArgument } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	traverseNodeParameters,
+	type FromAIArgument,
+	type IDataObject,
+	type INode,
+	type INodeType,
+} from 'n8n-workflow';
 
 import { TOOL_DESCRIPTIONS } from '../../nodes/DocumentScanning/actions/tool.descriptions';
 import { toolText } from '../../nodes/DocumentScanning/execution/tool';
@@ -131,7 +137,7 @@ describe('parameters a model fills with $fromAI', () => {
 });
 
 describe('a call of the tool form', () => {
-	const call = (parameters: INode['parameters'], args: Record<string, unknown>) =>
+	const call = (parameters: INode['parameters'], args: IDataObject) =>
 		runNode({
 			parameters,
 			items: [{ json: args }],

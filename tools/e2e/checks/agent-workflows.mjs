@@ -71,6 +71,7 @@ export const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
 /**
  * Chat Trigger (public, answering with the agent's output or a stream) -> AI Agent, whose model is
  * n8n's OpenAI Chat Model at the scripted model, and whose tools are `tools` (name -> parameters).
+ * @returns {{ name: string, active: boolean, nodes: any[], connections: Record<string, any>, settings: Record<string, unknown> }}
  */
 export function agentWorkflow(
 	ctx,
@@ -161,6 +162,10 @@ export async function createActive(ctx, workflow) {
  * the agent's answer (lastNode) or the streamed text put together. With `file` ({ name, type,
  * bytes }) the message is multipart, and n8n answers at once (the output is then empty). n8n 2.x
  * registers the chat webhook just after activation answers: a 404 is tried again for up to 30 s.
+ * @param {{ n8nUrl: string }} ctx
+ * @param {string} webhookId
+ * @param {string} chatInput
+ * @param {{ sessionId?: string, file?: { name: string, type: string, bytes: Uint8Array } }} [options]
  */
 export async function chat(ctx, webhookId, chatInput, { sessionId = 'e2e', file } = {}) {
 	const url = new URL(`webhook/${webhookId}/chat`, ctx.n8nUrl);

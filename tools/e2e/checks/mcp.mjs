@@ -95,7 +95,7 @@ export async function checkMcpClient(ctx, url, label) {
 				tools.length === MCP_TOOLS.length &&
 					wrong.length === 0 &&
 					schemaProblems.length === 0 &&
-					readScan?.inputSchema?.properties?.scanId?.type === 'number',
+					/** @type {any} */ (readScan?.inputSchema)?.properties?.scanId?.type === 'number',
 				`${tools.map((t) => t.name).join(', ')}${wrong.length ? `; wrong description: ${wrong.join(', ')}` : ''}${schemaProblems.length ? `; ${schemaProblems.join('; ')}` : ''}; Read_scan input ${JSON.stringify(readScan?.inputSchema?.properties)}`,
 			);
 
