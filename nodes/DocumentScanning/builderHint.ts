@@ -31,10 +31,3 @@ export const BUILDER_HINT = {
 		},
 	],
 } as unknown as INodeTypeDescription['builderHint'];
-
-/** Parameter hint for the workflow builder (n8n 2.x: `propertyHint`; n8n-workflow 2.11: `message`). */
-export function propertyHint(text: string) {
-	return { message: text, propertyHint: text } as unknown as NonNullable<
-		INodeTypeDescription['properties'][number]['builderHint']
-	>;
-}

@@ -53,6 +53,7 @@ import { checkEditor, findChromium } from './checks/editor.mjs';
 import { checkAgent } from './checks/agent.mjs';
 import { checkAgentUploads } from './checks/agent-upload.mjs';
 import { checkMcp } from './checks/mcp.mjs';
+import { checkNodeSearch } from './checks/node-search.mjs';
 import { runQueueE2e } from './queue/index.mjs';
 import { SandboxClient } from './sandbox-client.mjs';
 import {
@@ -73,6 +74,7 @@ const SERVER_CHECKS = [
 	checkAgent, // AI Agent with the node as tools, scripted model (checks/agent.mjs)
 	checkAgentUploads, // an agent's upload: a sub-workflow tool downloads a URL (checks/agent-upload.mjs)
 	checkMcp, // MCP Server Trigger and the MCP SDK client (checks/mcp.mjs)
+	checkNodeSearch, // 2.x: n8n's node search finds the node with its builder hint (checks/node-search.mjs)
 ];
 
 /** The editor in headless Chromium (e2e-checks/editor.mjs), when `which chromium` finds one. */
