@@ -11,6 +11,8 @@ import * as scan from './actions/scan';
 import * as template from './actions/template';
 import * as webhook from './actions/webhook';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from './actions/tool.descriptions';
+import { BUILDER_HINT } from './builderHint';
 import { listSearch } from './methods';
 
 export class DocumentScanning implements INodeType {
@@ -26,10 +28,13 @@ export class DocumentScanning implements INodeType {
 		description: 'Extract structured data from invoices, delivery notes and other documents',
 		defaults: { name: 'Document Scanning' },
 		usableAsTool: true,
+		builderHint: BUILDER_HINT,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'documentScanningApi', required: true }],
 		properties: [
+			// Only in the AI tool form: what the model reads about the chosen operation.
+			...toolDescriptionProperties(),
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import type { INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
@@ -180,6 +180,33 @@ describe('the examples run against the sandbox', () => {
 		const { output } = await runNode({ parameters: exampleNode('daily-credit-check.json').parameters, env: env() });
 		expect(output).toHaveLength(1);
 		expect(typeof output[0].json.remaining_scans).toBe('number');
+	});
+
+	test('ask-about-your-scans: each tool answers the arguments a model sends, reading only', async () => {
+		const [scanId] = sandbox.control.seedScans({ count: 3 });
+		const tools = examples.find((e) => e.file === 'ask-about-your-scans.json')!.workflow.nodes.filter(ours);
+		expect(tools.map((node) => node.type)).toEqual(tools.map(() => 'n8n-nodes-document-scanning.documentScanningTool'));
+		const args: Record<string, IDataObject> = {
+			'Account balance': {},
+			'List scans': { limit: 2 },
+			'Read scan': { scanId },
+			'List templates': {},
+		};
+		for (const node of tools) {
+			const { output, error } = await runNode({
+				parameters: node.parameters,
+				items: [{ json: args[node.name] }],
+				env: env(),
+				nodeType: node.type,
+				nodeName: node.name,
+			});
+			expect(error).toBeUndefined();
+			expect(output.length).toBeGreaterThan(0);
+			for (const item of output) expect(item.json.error).toBeUndefined();
+			if (node.name === 'List scans') expect(output).toHaveLength(2);
+			if (node.name === 'Read scan') expect(output[0].json).toEqual(expect.objectContaining({ scan_id: scanId }));
+		}
+		expect(sandbox.control.requests().every((r) => r.method === 'GET')).toBe(true);
 	});
 
 	test('scan-events: activation registers the webhook and a signed delivery gives the full scan', async () => {

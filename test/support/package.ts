@@ -16,9 +16,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 
+import { toolForm } from './tool-form';
+
 export const PACKAGE_DIR = path.resolve(__dirname, '../..');
 export const PACKAGE_NAME = 'n8n-nodes-document-scanning';
 export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.documentScanning`;
+/** The action node's AI tool form (test/support/tool-form.ts). */
+export const ACTION_TOOL_TYPE = `${ACTION_NODE_TYPE}Tool`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.documentScanningTrigger`;
 export const CREDENTIAL_TYPE = 'documentScanningApi';
 export const POLL_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.documentScanningPollTrigger`;
@@ -66,6 +70,7 @@ export async function loadPackage(): Promise<LoadedPackage> {
 		for (const [name, data] of Object.entries(loader.nodeTypes)) {
 			types[name.includes('.') ? name : `${PACKAGE_NAME}.${name}`] = data.type;
 		}
+		types[ACTION_TOOL_TYPE] = toolForm(types[ACTION_NODE_TYPE] as INodeType);
 		const nodeTypes: INodeTypes = {
 			getByName: (type) => {
 				const found = types[type];

@@ -10,7 +10,8 @@
 // 3. `n8n execute`: Manual Trigger -> Account: Get -> Template: Get Many, checked against what the
 //    sandbox itself answers; the examples with a manual start (e2e-checks/examples.mjs);
 // 4. `n8n start` on a free port (task broker on another): types listed, credential test, the trigger
-//    examples activated and fed real events, the poll trigger (e2e-checks/poll-trigger.mjs).
+//    examples activated and fed real events, the poll trigger (e2e-checks/poll-trigger.mjs), the
+//    editor, an AI Agent and an MCP client using the node as tools (checks/agent.mjs, mcp.mjs).
 //
 // Hooks: a check module exports `async (ctx) => {}` and records results with ctx.check(); the
 // context is documented in e2e-checks/support.mjs (E2eContext). Add it to SERVER_CHECKS below.
@@ -51,6 +52,10 @@ import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
 import { checkStatusFilter } from './checks/status-filter.mjs';
 import { checkEditor, findChromium } from './checks/editor.mjs';
+import { checkAgent } from './checks/agent.mjs';
+import { checkAgentUploads } from './checks/agent-upload.mjs';
+import { checkMcp } from './checks/mcp.mjs';
+import { checkNodeSearch } from './checks/node-search.mjs';
 import { runQueueE2e } from './queue/index.mjs';
 import { SandboxClient } from './sandbox-client.mjs';
 import {
@@ -69,6 +74,10 @@ const SERVER_CHECKS = [
 	checkPollTrigger,
 	checkStatusFilter,
 	checkEditorIfChromium,
+	checkAgent, // AI Agent with the node as tools, scripted model (checks/agent.mjs)
+	checkAgentUploads, // an agent's upload: a sub-workflow tool downloads a URL (checks/agent-upload.mjs)
+	checkMcp, // MCP Server Trigger and the MCP SDK client (checks/mcp.mjs)
+	checkNodeSearch, // 2.x: n8n's node search finds the node with its builder hint (checks/node-search.mjs)
 ];
 
 /** The editor in headless Chromium (e2e-checks/editor.mjs), when `which chromium` finds one. */
@@ -88,7 +97,7 @@ const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
 const keep = argv.includes('--keep');
-// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,repeats,poll,load,faults` picks parts.
+// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,repeats,mcp,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
 const queueParts = argv
 	.find((a) => a.startsWith('--queue-parts='))
@@ -342,11 +351,13 @@ async function main() {
 	);
 
 	for (const serverCheck of SERVER_CHECKS) {
+		const begun = Date.now();
 		try {
 			await serverCheck(ctx);
 		} catch (err) {
 			check(`${serverCheck.name} ran to the end`, false, err.stack ?? String(err));
 		}
+		log(`${serverCheck.name}: ${((Date.now() - begun) / 1000).toFixed(1)} s`);
 	}
 }
 

@@ -9,6 +9,8 @@ import type { DocumentScanningType } from './node.type';
 import type { PhasedOperation } from '../execution/phases';
 import { runPhases } from '../execution/phases';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
+import { errorItem } from '../execution/items';
+import { runsAsTool } from '../execution/tool';
 
 // Each operation keeps its own state for an execution (the uploads keep theirs).
 type Operation = PhasedOperation<unknown>;
@@ -48,5 +50,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) ||
 			DEFAULT_CONCURRENCY,
 	);
-	return [await runPhases.call(this, items.length, handler, concurrency)];
+	if (!runsAsTool(this.getNode())) {
+		return [await runPhases.call(this, items.length, handler, concurrency)];
+	}
+	// As an AI tool even an error that stops the whole batch is the call's answer (execution/tool.ts).
+	try {
+		return [await runPhases.call(this, items.length, handler, concurrency)];
+	} catch (error) {
+		return [items.map((_, itemIndex) => errorItem(error, itemIndex, true))];
+	}
 }

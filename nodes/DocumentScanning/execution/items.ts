@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { toolText } from './tool';
+
 /** Output items of the action node: records paired to their input item, and error items. */
 
 /**
@@ -16,11 +18,15 @@ function hasItemFields(error: unknown): error is ItemFields {
 	return typeof (error as Partial<ItemFields> | null)?.itemFields === 'function';
 }
 
-/** The output item of a failed input item under "Continue On Fail": `{ error, … }`. */
-export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error instanceof Error ? error.message : String(error) };
+/**
+ * The output item of a failed input item under "Continue On Fail": `{ error, … }`. As an AI
+ * tool's answer (`asTool`) the texts leave out the item references (execution/tool.ts).
+ */
+export function errorItem(error: unknown, itemIndex: number, asTool = false): INodeExecutionData {
+	const text = (value: string) => (asTool ? toolText(value) : value);
+	const json: IDataObject = { error: text(error instanceof Error ? error.message : String(error)) };
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.description) json.description = error.description;
+		if (error.description) json.description = text(error.description);
 	}
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
 	if (hasItemFields(error)) Object.assign(json, error.itemFields());

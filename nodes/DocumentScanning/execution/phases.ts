@@ -5,6 +5,7 @@ import type { Deferred, ExecutionScope } from './scope';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { asItemError, errorItem } from './items';
 import { isDeferred } from './scope';
+import { goesOnAfterFailure, runsAsTool } from './tool';
 
 /**
  * One operation of the action node, run for every input item in phases (see `runPhases`).
@@ -53,7 +54,8 @@ export interface PhasedOperation<State = undefined> {
  * `{ error }` item and the others go on; without it the first failure fails the node: in
  * phase 1 before anything was sent, in phase 2 after the requests in flight ended (they may
  * have used credit) with the lowest failing item, in phase 3 at once. A failure after the
- * first request goes through the operation's `onStop`.
+ * first request goes through the operation's `onStop`. As an AI tool the node always goes on as
+ * with Continue On Fail: the error item is the tool's answer (./tool.ts).
  */
 export async function runPhases<State>(
 	this: IExecuteFunctions,
@@ -61,7 +63,8 @@ export async function runPhases<State>(
 	operation: PhasedOperation<State>,
 	concurrency: number,
 ): Promise<INodeExecutionData[]> {
-	const continueOnFail = this.continueOnFail();
+	const asTool = runsAsTool(this.getNode());
+	const continueOnFail = goesOnAfterFailure(this);
 	const scope: ExecutionScope<State> = {
 		poller: new ScanPoller(this),
 		state: operation.createState?.call(this) as State,
@@ -69,7 +72,7 @@ export async function runPhases<State>(
 	const results = new Array<INodeExecutionData[]>(itemCount);
 	const fail = (error: unknown, itemIndex: number) => {
 		if (!continueOnFail) throw asItemError(this, error, itemIndex);
-		results[itemIndex] = [errorItem(error, itemIndex)];
+		results[itemIndex] = [errorItem(error, itemIndex, asTool)];
 	};
 
 	try {

@@ -10,6 +10,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, PAGE_SIZE } from '../../shared/transport';
+import { goesOnAfterFailure } from '../execution/tool';
 import type { NotCounted } from './budget/errors';
 import { batchTooLargeError } from './budget/errors';
 import { LimitsGate } from './budget/gate';
@@ -116,7 +117,7 @@ export async function checkBeforeUploads(
 	if (current.fits >= current.documents)
 		return { gate: new LimitsGate(hourlyLimit, undefined, window.times), known };
 	const notCounted: NotCounted = { alreadyScanned: known.size, repeats };
-	if (!ctx.continueOnFail())
+	if (!goesOnAfterFailure(ctx))
 		throw batchTooLargeError(
 			ctx.getNode(),
 			current,

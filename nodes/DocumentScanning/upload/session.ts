@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { httpStatusOf } from '../../shared/transport';
 import { asNodeError } from '../execution/items';
+import { goesOnAfterFailure } from '../execution/tool';
 import { limitsCheckError, refusedError } from './budget/errors';
 import { LimitsGate } from './budget/gate';
 import { SERVICE_HOURLY_LIMIT } from './budget/window';
@@ -118,7 +119,7 @@ export class UploadSession {
 			this.gate = check.gate;
 			this.known = check.known;
 		} catch (error) {
-			if (!ctx.continueOnFail()) throw asNodeError(ctx, error);
+			if (!goesOnAfterFailure(ctx)) throw asNodeError(ctx, error);
 			for (const itemIndex of ready)
 				held.set(itemIndex, limitsCheckError(ctx.getNode(), itemIndex, error));
 			return held;
@@ -245,7 +246,7 @@ export class UploadSession {
 		if (error instanceof OutcomeUnknownError) throw error;
 		const existing = await this.existingInstead(ctx, upload);
 		if (existing && !(existing instanceof Error)) return existing;
-		if (ctx.continueOnFail())
+		if (goesOnAfterFailure(ctx))
 			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status);
 		throw error;
 	}

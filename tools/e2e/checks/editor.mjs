@@ -405,11 +405,26 @@ async function checkWorkflow(ctx, workflow, id) {
 		await closeNodeView(page);
 	}
 
+	// A credential named "(replace me)" is the example's placeholder for the user's own (e.g. the
+	// chat model of ask-about-your-scans.json): its node rightly shows the missing credential.
+	const placeholders = workflow.nodes
+		.filter((n) =>
+			Object.values(n.credentials ?? {}).some((c) => /\(replace me\)/.test(c?.name ?? '')),
+		)
+		.map((n) => n.name);
 	const nodeIssues = await page
-		.locator('[data-test-id="canvas-node"] [data-test-id="node-issues"]')
-		.count();
+		.getByTestId('canvas-node')
+		.evaluateAll(
+			(els, skip) =>
+				els.filter(
+					(e) =>
+						!skip.includes(e.getAttribute('data-node-name')) &&
+						e.querySelector('[data-test-id="node-issues"]'),
+				).length,
+			placeholders,
+		);
 	check(
-		`editor: ${label}: no node on the canvas shows an issue indicator`,
+		`editor: ${label}: no node on the canvas shows an issue indicator${placeholders.length ? ` (placeholder credentials aside: ${placeholders.join(', ')})` : ''}`,
 		nodeIssues === 0,
 		`${nodeIssues} node issue indicator(s)`,
 	);

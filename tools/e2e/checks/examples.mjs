@@ -22,6 +22,7 @@ import { hourlyBatch } from './hourly-batch.mjs';
 import { execute, importManualCopy } from './run-example.mjs';
 import { checkWebhookAnswers } from './webhook-answers.mjs';
 import { checkRepeatedDeliveries } from './repeated-delivery.mjs';
+import { askAboutYourScans } from './agent-example.mjs';
 
 /** Runs a stored workflow with `n8n execute --rawOutput`; returns { run, error, detail }. */
 
@@ -251,12 +252,22 @@ async function scanEventsPolling(ctx) {
 	const before = await scanPolls();
 	const first = await setWorkflowActive(ctx, id, true);
 	const polled = await waitFor(async () => (await scanPolls()) > before, { timeoutMs: 20_000 });
+	// That poll reads every page up to its horizon, then saves it in static data; deactivated before
+	// it ends, the next activation is a first one again and emits nothing (seen on n8n 2.40.7 with
+	// 9 pages of scans).
+	const saved = await waitFor(
+		async () => {
+			const workflow = (await rest('GET', `workflows/${id}`)).body?.data;
+			return workflow?.staticData?.['node:Document Scanning Poll Trigger']?.horizon !== undefined;
+		},
+		{ timeoutMs: 20_000 },
+	);
 	await setWorkflowActive(ctx, id, false);
 	if (
 		!ctx.check(
-			`example "${name}": activation polls at once`,
-			first.ok && polled,
-			`HTTP ${first.status}`,
+			`example "${name}": activation polls at once, and the poll's state is saved`,
+			first.ok && polled && saved,
+			`HTTP ${first.status}${saved ? '' : ', no poll state in the static data after 20 s'}`,
 		)
 	)
 		return;
@@ -314,6 +325,7 @@ export const EXAMPLE_CHECKS = {
 	'scan-events.json': { phase: 'server', prepare: activateScanEvents, run: scanEvents },
 	'scan-events-polling.json': { phase: 'server', run: scanEventsPolling },
 	'repeated-deliveries.json': { phase: 'server', run: checkRepeatedDeliveries },
+	'ask-about-your-scans.json': { phase: 'server', run: askAboutYourScans },
 };
 
 async function runPhase(ctx, phase) {

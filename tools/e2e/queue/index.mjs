@@ -9,7 +9,8 @@
 //   poll.mjs    the poll trigger: polls on main, executions on the workers, a restart of main;
 //   load.mjs    signed deliveries vs n8n's Webhook node (v2, and v1 as every app trigger takes
 //               it on 2.x), 100 uploads in one execution;
-//   faults.mjs  a worker killed mid-batch, Redis restarted while idle.
+//   faults.mjs  a worker killed mid-batch, Redis restarted while idle;
+//   mcp.mjs     n8n's MCP Server Trigger with the node's tools, an MCP client at the webhook process.
 // Everything started here is stopped by pid at the end, also on failure.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,6 +44,7 @@ import { runPollChecks } from './poll.mjs';
 import { runLoad } from './load.mjs';
 import { runFaults } from './faults.mjs';
 import { runRepeatChecks } from './repeats.mjs';
+import { runMcpChecks } from './mcp.mjs';
 
 /** One `n8n import:workflow --separate` for all (each n8n CLI start costs seconds). */
 function importWorkflows(workflows, env) {
@@ -58,13 +60,13 @@ function importWorkflows(workflows, env) {
 /**
  * Runs the queue-mode e2e on n8n `line` (n8nLine(); default: the default line); `check(name, ok,
  * detail)` records a result (the caller's). Returns the figures printed at the end. `only` limits
- * the parts: checks, poll, load, faults (= kill, redis).
+ * the parts: checks, mcp, poll, load, faults (= kill, redis).
  */
 /**
  * @param {{ check: (name: string, ok: boolean, detail?: string) => boolean, verbose?: boolean, only?: string[], line?: ReturnType<typeof import('../../n8n/lines.mjs').n8nLine> }} options
  */
 export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT_LINE }) {
-	const parts = new Set(only?.length ? only : ['checks', 'repeats', 'poll', 'load', 'faults']);
+	const parts = new Set(only?.length ? only : ['checks', 'repeats', 'mcp', 'poll', 'load', 'faults']);
 	if (parts.has('faults')) parts.add('kill').add('redis');
 	const timings = {};
 	const figures = {};
@@ -152,6 +154,7 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 		};
 		if (parts.has('checks')) await part('checks', () => runChecks(ctx));
 		if (parts.has('repeats')) await part('repeats', () => runRepeatChecks(ctx));
+		if (parts.has('mcp')) await part('mcp', () => runMcpChecks(ctx));
 		if (parts.has('poll')) await part('poll', () => runPollChecks(ctx));
 		if (parts.has('load')) await part('load', () => runLoad(ctx));
 		if (parts.has('kill') || parts.has('redis')) await part('faults', () => runFaults(ctx, parts));
