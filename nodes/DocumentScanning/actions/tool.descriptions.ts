@@ -18,7 +18,7 @@ export const TOOL_DESCRIPTIONS: Record<DocumentScanningType['resource'], Record<
 		getAll:
 			'Lists the scans of the Document Scanning account, newest first: for each its ID, status, file name, template ID and extracted data. Use it to find a scan (for example by file name, status or date) or to answer questions about recent documents. Uses no scan credit.',
 		upload:
-			'Uploads the document in its input (PDF, JPG or PNG, up to 20 MB) to the Document Scanning service, which extracts its data with a template. Each upload uses one scan credit. Returns the new scan with its ID and status, or its extracted data when the node waits for the result. Only use it when the user asks to scan a new document.',
+			'Uploads the document in its input (PDF, JPG or PNG, up to 20 MB) to the Document Scanning service, which extracts its data with a template. Each new document uses one scan credit; a document the service already has is refused, or its earlier scan returned, without a credit. Returns the scan with its ID and status, or its extracted data when the node waits for the result. Only use it when the user asks to scan a new document.',
 	},
 	template: {
 		getAll:

@@ -1,6 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { runsAsTool } from '../execution/tool';
 import { binaryEntryProblem, MALFORMED_ENTRY_HELP } from './binaryEntry';
 import type { StreamDigest } from './fileDigest';
 import { digestBuffer, digestStream, headOfStream } from './fileDigest';
@@ -85,7 +86,9 @@ export async function checkUploadFile(
 			`the binary property "${property}" (field "Input Binary Field") does not exist on the input item`,
 			available.length > 0
 				? `The item has these binary properties: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to the one holding the document.`
-				: 'The item has no binary data. Add a node before this one that reads or downloads the file (e.g. Read/Write Files from Disk or HTTP Request).',
+				: runsAsTool(this.getNode())
+					? 'As an AI tool the node receives no file from the model: upload the document in the workflow before the agent, or through a sub-workflow tool that downloads it (see the README, "AI agents and MCP").'
+					: 'The item has no binary data. Add a node before this one that reads or downloads the file (e.g. Read/Write Files from Disk or HTTP Request).',
 		);
 	}
 
