@@ -6,20 +6,14 @@
  */
 import { PollContext } from 'n8n-core';
 
-import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/server';
 import { STUCK_MAX_FAILURES } from '../../nodes/DocumentScanningPollTrigger/state';
 import { FOLLOW_MAX_PAGES } from '../../nodes/DocumentScanningPollTrigger/follow';
 import { MAX_SINGLE_FETCHES } from '../../nodes/DocumentScanningPollTrigger/listing';
-import { emittedIds, makePoll, requestLines, seed } from './helpers';
+import { emittedIds, makePoll, requestLines, seed, usePollSandbox } from './helpers';
 
 let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ processingDelayMs: 20 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
-afterEach(() => jest.restoreAllMocks());
+usePollSandbox((started) => (sandbox = started));
 
 const finish = (ids: number[]) =>
 	ids.forEach((id) => sandbox.control.setScanStatus(id, 'completed'));

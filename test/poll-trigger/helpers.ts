@@ -1,9 +1,24 @@
 /** Helpers for the poll trigger tests: a sandbox, poll harnesses, scans in chosen states. */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
+import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
 import { ALL_EVENTS } from '../support/fixtures';
 import { PollHarness, type SavedWorkflow } from '../support/poll-harness';
+
+/**
+ * One sandbox for a test file (20 ms processing steps), reset before each test, closed at the end;
+ * mocks are restored after each test. `set` receives it once started.
+ */
+export function usePollSandbox(set: (sandbox: Sandbox) => void): void {
+	let sandbox: Sandbox | undefined;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ processingDelayMs: 20 });
+		set(sandbox);
+	});
+	afterAll(async () => await sandbox?.close());
+	beforeEach(() => sandbox?.control.reset());
+	afterEach(() => jest.restoreAllMocks());
+}
 
 export async function makePoll(
 	sandbox: Sandbox,

@@ -6,18 +6,12 @@
  */
 import { PollContext } from 'n8n-core';
 
-import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/server';
 import { LATE_MS } from '../../nodes/DocumentScanningPollTrigger/unseen';
-import { emittedIds, makePoll, seed } from './helpers';
+import { emittedIds, makePoll, seed, usePollSandbox } from './helpers';
 
 let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ processingDelayMs: 20 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
-afterEach(() => jest.restoreAllMocks());
+usePollSandbox((started) => (sandbox = started));
 
 const listingReads = () =>
 	sandbox.control.requests().filter((r) => r.method === 'GET' && r.path === '/scans').length;

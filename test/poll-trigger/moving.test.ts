@@ -4,19 +4,13 @@
  */
 import { PollContext } from 'n8n-core';
 
-import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { type Sandbox } from '../../sandbox/server';
 import { STUCK_MAX_FAILURES } from '../../nodes/DocumentScanningPollTrigger/state';
-import { emittedIds, makePoll, seed, waitFinished } from './helpers';
+import { emittedIds, makePoll, seed, usePollSandbox, waitFinished } from './helpers';
 import { uploadScan } from '../support/sandbox-api';
 
 let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ processingDelayMs: 20 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
-afterEach(() => jest.restoreAllMocks());
+usePollSandbox((started) => (sandbox = started));
 
 test("25 scans created during a poll (page 2 starts with page 1's first scan): all 40 finished scans come out, each once", async () => {
 	const trigger = await makePoll(sandbox);

@@ -10,17 +10,11 @@
  */
 import { PollContext } from 'n8n-core';
 
-import { type Sandbox, startSandbox } from '../../sandbox/server';
-import { emittedIds, makePoll, seed } from './helpers';
+import { type Sandbox } from '../../sandbox/server';
+import { emittedIds, makePoll, seed, usePollSandbox } from './helpers';
 
 let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ processingDelayMs: 20 });
-});
-afterAll(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
-afterEach(() => jest.restoreAllMocks());
+usePollSandbox((started) => (sandbox = started));
 
 function logWarnings(): jest.Mock {
 	const warn = jest.fn();
