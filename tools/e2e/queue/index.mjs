@@ -66,7 +66,9 @@ function importWorkflows(workflows, env) {
  * @param {{ check: (name: string, ok: boolean, detail?: string) => boolean, verbose?: boolean, only?: string[], line?: ReturnType<typeof import('../../n8n/lines.mjs').n8nLine> }} options
  */
 export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT_LINE }) {
-	const parts = new Set(only?.length ? only : ['checks', 'repeats', 'mcp', 'poll', 'load', 'faults']);
+	const parts = new Set(
+		only?.length ? only : ['checks', 'repeats', 'mcp', 'poll', 'load', 'faults'],
+	);
 	if (parts.has('faults')) parts.add('kill').add('redis');
 	const timings = {};
 	const figures = {};
