@@ -176,6 +176,24 @@ describe('the examples run against the sandbox', () => {
 		sandbox.control.reset();
 	});
 
+	test('first-scan (the README\'s first workflow): each sample invoice gives the fields the next node uses', async () => {
+		const node = exampleNode('first-scan.json');
+		const files = sampleInvoices();
+		const { output, error } = await runNode({
+			parameters: node.parameters,
+			typeVersion: node.typeVersion,
+			items: files.map(({ file, pdf }) => binaryItem(pdf, file, 'application/pdf')),
+			env: env(),
+		});
+		expect(error).toBeUndefined();
+		expect(output.map((item) => [item.json.supplier_name, item.json.invoice_number, item.json.total_amount, item.json.currency])).toEqual([
+			['ACME Office Supplies', '1001', 33.5, 'EUR'],
+			['Globex Hardware', '1002', 29.85, 'EUR'],
+			['Initech Services', '1003', expect.any(Number), 'EUR'],
+		]);
+		expect(output.every((item) => item.json.status === 'completed')).toBe(true);
+	});
+
 	test('daily-credit-check: the balance item the IF node reads', async () => {
 		const { output } = await runNode({ parameters: exampleNode('daily-credit-check.json').parameters, env: env() });
 		expect(output).toHaveLength(1);

@@ -23,6 +23,7 @@ import { execute, importManualCopy } from './run-example.mjs';
 import { checkWebhookAnswers } from './webhook-answers.mjs';
 import { checkRepeatedDeliveries } from './repeated-delivery.mjs';
 import { askAboutYourScans } from './agent-example.mjs';
+import { firstScan } from './first-scan.mjs';
 
 /** Runs a stored workflow with `n8n execute --rawOutput`; returns { run, error, detail }. */
 
@@ -316,6 +317,7 @@ async function scanEventsPolling(ctx) {
 
 /** Which check covers which file, and in which phase; run in this order. */
 export const EXAMPLE_CHECKS = {
+	'first-scan.json': { phase: 'cli', run: firstScan },
 	'daily-credit-check.json': { phase: 'cli', run: dailyCreditCheck },
 	'invoice-line-items-to-erp.json': {
 		phase: 'cli',
