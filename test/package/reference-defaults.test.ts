@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { INodeProperties, INodePropertyCollection, INodeType } from 'n8n-workflow';
+import type { INodeType } from 'n8n-workflow';
 
 import {
 	ACTION_NODE_TYPE,
@@ -13,7 +13,7 @@ import {
 	POLL_TRIGGER_NODE_TYPE,
 	TRIGGER_NODE_TYPE,
 } from '../support/package';
-import { proseLines } from './markdown';
+import { agrees, documentedDefaults, parametersNamed, parametersOf } from './documented-defaults';
 
 const reference = readFileSync(path.resolve(__dirname, '../../docs/reference.md'), 'utf8');
 
@@ -23,89 +23,6 @@ const SECTIONS: Record<string, string> = {
 	'Document Scanning Trigger': TRIGGER_NODE_TYPE,
 	'Document Scanning Poll Trigger': POLL_TRIGGER_NODE_TYPE,
 };
-
-interface DocumentedDefault {
-	section: string;
-	line: number;
-	option: string;
-	stated: string;
-}
-
-/** Rows of every table whose header has a "Default" column, with the section they are in. */
-export function documentedDefaults(markdown: string): DocumentedDefault[] {
-	const rows: DocumentedDefault[] = [];
-	let section = '';
-	let defaultColumn = -1;
-	const cells = (line: string) =>
-		line
-			.trim()
-			.replace(/^\||\|$/g, '')
-			.split('|')
-			.map((cell) => cell.trim());
-	for (const { line, number } of proseLines(markdown)) {
-		const heading = /^## (.*)$/.exec(line);
-		if (heading) section = heading[1].trim();
-		if (!line.trim().startsWith('|')) {
-			defaultColumn = -1;
-			continue;
-		}
-		const row = cells(line);
-		if (defaultColumn < 0) {
-			defaultColumn = row.indexOf('Default');
-			continue;
-		}
-		if (row.every((cell) => /^:?-+:?$/.test(cell))) continue;
-		rows.push({ section, line: number, option: row[0], stated: row[defaultColumn] });
-	}
-	return rows;
-}
-
-/** Every parameter of a node, collections' options included, by display name and by name. */
-function parametersOf(type: INodeType): INodeProperties[] {
-	const out: INodeProperties[] = [];
-	const walk = (list: Array<INodeProperties | INodePropertyCollection>) => {
-		for (const entry of list) {
-			if ('type' in entry) out.push(entry);
-			const nested = (entry as INodeProperties).options;
-			if (
-				Array.isArray(nested) &&
-				nested.some(
-					(child) =>
-						typeof child === 'object' && 'name' in child && ('type' in child || 'values' in child),
-				)
-			) {
-				walk(
-					nested.flatMap((child) =>
-						'values' in child ? child.values : [child],
-					) as INodeProperties[],
-				);
-			}
-		}
-	};
-	walk(type.description.properties);
-	return out;
-}
-
-/** The parameters a table row names: `(\`name\`…)` or the bold display name. */
-function parametersNamed(option: string, parameters: INodeProperties[]): INodeProperties[] {
-	const byName = /\(`([A-Za-z0-9]+)`/.exec(option)?.[1];
-	if (byName !== undefined) return parameters.filter((p) => p.name === byName);
-	const display = option.replace(/\*\*/g, '').trim();
-	return parameters.filter(
-		(p) => p.displayName === display || p.displayName.replace(/ \(Seconds\)$/, '') === display,
-	);
-}
-
-/** Whether the stated default (first word of the cell) is the parameter's default. */
-function agrees(stated: string, parameter: INodeProperties): boolean {
-	const text = stated.replace(/\*\*/g, '').trim();
-	const actual = parameter.default;
-	if (typeof actual === 'boolean') return text.startsWith(actual ? 'on' : 'off');
-	if (typeof actual === 'number') return Number(/^-?[0-9.]+/.exec(text)?.[0]) === actual;
-	if (Array.isArray(actual) || actual === '') return /^(all|none|empty)\b/.test(text);
-	if (typeof actual === 'string') return /^`([^`]*)`/.exec(text)?.[1] === actual;
-	return false;
-}
 
 let nodeTypes: Record<string, INodeType>;
 beforeAll(async () => {

@@ -5,16 +5,16 @@
 //
 // 1. builds if needed, installs that n8n if missing (.n8n-local/n8n-<version>/);
 // 2. a fresh n8n home in a temp folder, with this package installed the README's manual way
-//    (e2e-checks/manual-install.mjs), the sandbox on a free port, the credential imported, the
+//    (checks/manual-install.mjs), the sandbox on a free port, the credential imported, the
 //    sample invoices in .n8n-local/files/invoices/;
 // 3. `n8n execute`: Manual Trigger -> Account: Get -> Template: Get Many, checked against what the
-//    sandbox itself answers; the examples with a manual start (e2e-checks/examples.mjs);
+//    sandbox itself answers; the examples with a manual start (checks/examples.mjs);
 // 4. `n8n start` on a free port (task broker on another): types listed, credential test, the trigger
-//    examples activated and fed real events, the poll trigger (e2e-checks/poll-trigger.mjs), the
+//    examples activated and fed real events, the poll trigger (checks/poll-trigger.mjs), the
 //    editor, an AI Agent and an MCP client using the node as tools (checks/agent.mjs, mcp.mjs).
 //
 // Hooks: a check module exports `async (ctx) => {}` and records results with ctx.check(); the
-// context is documented in e2e-checks/support.mjs (E2eContext). Add it to SERVER_CHECKS below.
+// context is documented in checks/support.mjs (E2eContext). Add it to SERVER_CHECKS below.
 // Prints PASS/FAIL lines and finally `N passed, M failed`; exits 1 on any failure.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -80,7 +80,7 @@ const SERVER_CHECKS = [
 	checkNodeSearch, // 2.x: n8n's node search finds the node with its builder hint (checks/node-search.mjs)
 ];
 
-/** The editor in headless Chromium (e2e-checks/editor.mjs), when `which chromium` finds one. */
+/** The editor in headless Chromium (checks/editor.mjs), when `which chromium` finds one. */
 async function checkEditorIfChromium(ctx) {
 	const executablePath = findChromium();
 	if (!executablePath) {
@@ -279,7 +279,7 @@ async function main() {
 		`${got.join(', ')}`,
 	);
 
-	// ---- the examples that start by hand, with `n8n execute` (e2e-checks/examples.mjs) -------
+	// ---- the examples that start by hand, with `n8n execute` (checks/examples.mjs) -------
 	await checkExamplesCli(ctx);
 	// ---- uploads found again as their files' scans; a stop names the scans paid for ----------
 	await checkUploadProof(ctx);

@@ -1,5 +1,5 @@
 // What differs between the n8n lines in queue mode (the rest of tools/e2e/queue/ is the same
-// on both). n8nEnv() (../n8n-local.mjs) gives the base environment; this adds or removes:
+// on both). n8nEnv() (tools/n8n/processes.mjs) gives the base environment; this adds or removes:
 //
 // 1.x  WEBHOOK_URL; binary data in `database` mode must be allowed and chosen
 //      (N8N_AVAILABLE_BINARY_DATA_MODES, N8N_DEFAULT_BINARY_DATA_MODE); manual executions run on
