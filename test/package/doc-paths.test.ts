@@ -39,7 +39,11 @@ function missing(names: string[]): string[] {
 	return names.filter((name) => !ELSEWHERE.test(name) && !exists(name));
 }
 
-const guides = ['README.md', 'CONTRIBUTING.md', ...tracked.filter((f) => /^docs\/[^/]+\.md$/.test(f))];
+const guides = [
+	'README.md',
+	'CONTRIBUTING.md',
+	...tracked.filter((f) => /^docs\/[^/]+\.md$/.test(f)),
+];
 
 test.each(guides)('%s names only files that exist', (file) => {
 	const prose = proseLines(readFileSync(path.join(root, file), 'utf8'))
@@ -63,7 +67,7 @@ const sources = tracked.filter(
 		!file.startsWith('tools/n8n-node-cli/'),
 );
 
-test('the code\'s comments name only files that exist', () => {
+test("the code's comments name only files that exist", () => {
 	const wrong: string[] = [];
 	for (const file of sources) {
 		const text = comments(readFileSync(path.join(root, file), 'utf8'));
@@ -76,5 +80,7 @@ test('the code\'s comments name only files that exist', () => {
 });
 
 test('the checker notices a file that is not there (the old control-routes.ts)', () => {
-	expect(missing(['control-routes.ts', 'sandbox/control/routes.ts'])).toEqual(['control-routes.ts']);
+	expect(missing(['control-routes.ts', 'sandbox/control/routes.ts'])).toEqual([
+		'control-routes.ts',
+	]);
 });

@@ -96,4 +96,3 @@ export function agrees(stated: string, parameter: INodeProperties): boolean {
 	}
 	return false;
 }
-
