@@ -163,9 +163,16 @@ function chatFileWorkflow(ctx, modelCredential) {
 /** @param {import('./support.mjs').E2eContext} ctx */
 export async function checkAgentUploads(ctx) {
 	const dir = path.join(ctx.filesDir, 'invoices');
-	// Two sample invoices: one for each way (the same file twice with one template is a 409).
+	// Two sample invoices: one for each way (the same file twice with one template is a 409). A
+	// comment after %%EOF makes each a new file for the service: other checks (the first-scan
+	// example) upload the sample invoices themselves with this template.
 	const [file, attachedFile] = readdirSync(dir).filter((f) => f.endsWith('.pdf'));
-	const pdf = readFileSync(path.join(dir, file));
+	const fresh = (name) =>
+		Buffer.concat([
+			readFileSync(path.join(dir, name)),
+			Buffer.from(`\n% e2e agent upload ${process.pid} ${Date.now()}\n`),
+		]);
+	const pdf = fresh(file);
 	const files = http.createServer((req, res) => {
 		res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': pdf.length });
 		res.end(pdf);
@@ -224,7 +231,7 @@ export async function checkAgentUploads(ctx) {
 			file: {
 				name: attachedFile,
 				type: 'application/pdf',
-				bytes: readFileSync(path.join(dir, attachedFile)),
+				bytes: fresh(attachedFile),
 			},
 		});
 		const execution = await waitFor(async () => {
