@@ -1,11 +1,11 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { pauseWithin } from '../pause';
-import { isStreamBody, withBody } from './streamBody';
+import { isStreamBody, MAX_STREAM_REDIRECTS, streamRedirect, withBody } from './streamBody';
 import { normalizeBaseUrl } from './baseUrl';
 import { unwrapList, unwrapRecord } from './envelopes';
 import { isTransientNetworkError, retryAfterSeconds } from './errors';
-import { apiError, networkError } from './errorWording';
+import { apiError, networkError, redirectError } from './errorWording';
 import type { ApiContext, ApiRequest, ApiResponse } from './types';
 import { CREDENTIAL_TYPE } from './types';
 
@@ -19,6 +19,8 @@ import { CREDENTIAL_TYPE } from './types';
  * - unwraps the response shapes the spec leaves open (bare or `{ data }`);
  * - retries safe requests (GET) on 5xx, timeouts and dropped connections, and honours a
  *   short `Retry-After` on 429;
+ * - sends a streamed body (the upload) without n8n's redirect layer, which would keep the whole
+ *   body in memory, and follows a same-origin 307 / 308 itself with the body opened afresh;
  * - turns every failure into a `NodeApiError` worded for the user, with no secret in it.
  */
 
@@ -45,6 +47,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		body: request.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json' },
 		json: !(request.body instanceof FormData) && !isStreamBody(request.body),
+		// follow-redirects keeps every byte written to replay it on a redirect: a whole file per upload.
+		disableFollowRedirect: isStreamBody(request.body),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
@@ -53,6 +57,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	// Pauses end at the deadline or on cancel; `false` means the pause was cut short.
 	const pause = async (ms: number) => await pauseWithin(ms, request.deadline, signal);
 
+	let redirects = 0;
 	for (let attempt = 0; ; attempt++) {
 		let response: ApiResponse;
 		try {
@@ -78,6 +83,28 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;
 
+		const redirect = isStreamBody(request.body)
+			? streamRedirect(requestUrl(options), statusCode, response.headers?.location)
+			: undefined;
+		if (redirect && 'follow' in redirect && redirects < MAX_STREAM_REDIRECTS) {
+			redirects++;
+			attempt--;
+			Object.assign(options, { baseURL: undefined, url: redirect.follow, qs: undefined });
+			continue;
+		}
+		if (redirect)
+			throw redirectError(
+				this,
+				'refuse' in redirect
+					? redirect.refuse
+					: {
+							status: statusCode,
+							location: redirect.follow,
+							reason: `more than ${MAX_STREAM_REDIRECTS} redirects`,
+						},
+				request,
+			);
+
 		if (statusCode === 429 && attempt === 0 && request.waitOutRateLimit !== false) {
 			const waitSeconds = retryAfterSeconds(response.headers);
 			// The server refused the request, so repeating it cannot charge twice.
@@ -90,6 +117,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 		throw apiError(this, response, request);
 	}
+}
+
+/** The address a request goes to (without its query): the base URL and path, or a followed redirect. */
+function requestUrl(options: IHttpRequestOptions): string {
+	return options.baseURL ? `${options.baseURL}${options.url}` : options.url;
 }
 
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */
