@@ -27,7 +27,8 @@ const resources: Partial<Record<DocumentScanningType['resource'], Record<string,
 
 /**
  * Routes every input item to the operation chosen in the node; `runPhases` checks all items
- * first, sends the requests a bounded number at a time, then waits for scans in one poller,
+ * first, sends the requests at the execution's pace (at most "Concurrency" at once), then
+ * waits for scans in one poller,
  * keeping input order and, with "Continue On Fail", one `{ error }` item per failed item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -47,5 +48,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) ||
 			DEFAULT_CONCURRENCY,
 	);
-	return [await runPhases.call(this, items.length, handler, concurrency)];
+	// The upload's requests wait for the execution's pace themselves (sendUpload.ts).
+	const pacedRequests = resource === 'scan' && operation === 'upload';
+	return [await runPhases.call(this, items.length, handler, concurrency, { pacedRequests })];
 }

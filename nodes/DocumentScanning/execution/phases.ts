@@ -3,6 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ScanPoller } from '../waiting';
 import type { Deferred, ExecutionScope } from './scope';
 import { mapWithConcurrency } from '../../shared/concurrency';
+import { Pace } from '../../shared/pace';
+import { itemAnswer } from './itemPace';
 import { asItemError, errorItem } from './items';
 import { isDeferred } from './scope';
 
@@ -31,7 +33,11 @@ export interface PhasedOperation {
 /**
  * Runs one operation for every input item in three phases:
  * 1. local checks of every item (`validate`), before the first request;
- * 2. the requests, `concurrency` items at a time;
+ * 2. the requests, at the execution's pace (shared/pace.ts): up to `concurrency` at the
+ *    service at once, starting lower and growing while the service answers quickly. An
+ *    operation whose requests carry the pace themselves (`pacedRequests`: the upload, whose
+ *    item also reads its file and may read listings) runs up to `concurrency` items side by
+ *    side; otherwise each item takes a place of the pace while it runs;
  * 3. waiting: items whose scan is not final yet wait in the execution's one poller, which
  *    they joined as soon as their request returned (phase 2 does not wait for them).
  *
@@ -45,13 +51,16 @@ export async function runPhases(
 	itemCount: number,
 	operation: PhasedOperation,
 	concurrency: number,
+	{ pacedRequests = false }: { pacedRequests?: boolean } = {},
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = this.continueOnFail();
+	const pace = new Pace(concurrency);
 	const scope: ExecutionScope = {
 		claimedScanIds: new Set<number>(),
 		uploadedFiles: new Map(),
 		scanListings: new Map(),
-		poller: new ScanPoller(this),
+		poller: new ScanPoller(this, pace),
+		pace,
 	};
 	const results = new Array<INodeExecutionData[]>(itemCount);
 	const fail = (error: unknown, itemIndex: number) => {
@@ -84,8 +93,11 @@ export async function runPhases(
 			concurrency,
 			async (position) => {
 				const itemIndex = send[position];
+				const slot = pacedRequests ? undefined : await pace.acquire();
+				const began = Date.now();
 				try {
 					const result = await operation.execute.call(this, itemIndex, scope);
+					slot?.done({ kind: 'item', ms: Date.now() - began, status: 200 });
 					if (isDeferred(result)) {
 						// Handled below; a rejection before then is not an unhandled one.
 						result.later.catch(() => undefined);
@@ -94,6 +106,9 @@ export async function runPhases(
 						results[itemIndex] = result;
 					}
 				} catch (error) {
+					const answer = itemAnswer(error, Date.now() - began);
+					if (answer) slot?.done(answer);
+					else slot?.release();
 					fail(error, itemIndex);
 				}
 			},

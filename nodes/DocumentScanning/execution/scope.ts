@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import type { Pace } from '../../shared/pace';
 import type { UploadGate } from '../upload/budget/gate';
 import type { ScanPoller } from '../waiting/ScanPoller';
 import type { ScanListings } from '../upload/scanListing';
@@ -17,6 +18,8 @@ export interface ExecutionScope {
 	scanListings: ScanListings;
 	/** The one poller every scan waited for in this execution joins. */
 	poller: ScanPoller;
+	/** How many requests the execution has at the service at once (uploads and scan reads). */
+	pace: Pace;
 	/** Uploads only: closes after a limit was hit; keeps the scans the execution got. */
 	uploadGate?: UploadGate;
 }
@@ -33,6 +36,10 @@ export function isDeferred(value: INodeExecutionData[] | Deferred): value is Def
 	return !Array.isArray(value) && value.later instanceof Promise;
 }
 
-/** Default number of items processed at the same time. */
-export const DEFAULT_CONCURRENCY = 5;
-export const MAX_CONCURRENCY = 20;
+/**
+ * The option "Concurrency": the most requests (uploads, scan reads) or items at the service at
+ * once. The execution starts at 5 (`START_WINDOW` of shared/pace.ts) and grows toward it while
+ * the service answers quickly.
+ */
+export const DEFAULT_CONCURRENCY = 32;
+export const MAX_CONCURRENCY = 64;

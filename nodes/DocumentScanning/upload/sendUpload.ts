@@ -24,7 +24,8 @@ export interface UploadRequest {
 	file: UploadFile;
 	itemIndex: number;
 	returnExisting: boolean;
-	scope: Pick<ExecutionScope, 'claimedScanIds' | 'uploadedFiles' | 'scanListings'>;
+	scope: Pick<ExecutionScope, 'claimedScanIds' | 'uploadedFiles' | 'scanListings'> &
+		Partial<Pick<ExecutionScope, 'pace'>>;
 }
 
 /**
@@ -107,6 +108,7 @@ async function post(this: IExecuteFunctions, request: UploadRequest): Promise<ID
 		itemIndex: request.itemIndex,
 		retry: false,
 		timeout: UPLOAD_TIMEOUT_MS,
+		pace: request.scope.pace,
 	});
 }
 

@@ -21,6 +21,8 @@ import { CREDENTIAL_TYPE } from './types';
  *   short `Retry-After` on 429;
  * - sends a streamed body (the upload) without n8n's redirect layer, which would keep the whole
  *   body in memory, and follows a same-origin 307 / 308 itself with the body opened afresh;
+ * - with a `pace` (the execution's window of requests at the service), waits for a place
+ *   before each attempt and tells the pace how the attempt ended;
  * - turns every failure into a `NodeApiError` worded for the user, with no secret in it.
  */
 
@@ -60,6 +62,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	let redirects = 0;
 	for (let attempt = 0; ; attempt++) {
 		let response: ApiResponse;
+		const slot = await request.pace?.acquire();
+		const began = Date.now();
 		try {
 			if (request.deadline !== undefined) {
 				options.timeout = Math.max(
@@ -73,6 +77,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				await withBody({ ...options, headers: { ...options.headers } }, request.body),
 			)) as ApiResponse;
 		} catch (error) {
+			// A request cut by its own deadline says nothing about the service.
+			const cut = request.deadline !== undefined && Date.now() >= request.deadline - 50;
+			if (isTransientNetworkError(error) && !cut)
+				slot?.done({ kind: paceKind(request), ms: Date.now() - began, lost: true });
+			else slot?.release();
 			if (retry && attempt < RETRY_DELAYS_MS.length && isTransientNetworkError(error)) {
 				if (await pause(RETRY_DELAYS_MS[attempt])) continue;
 			}
@@ -80,6 +89,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 
 		const { statusCode } = response;
+		slot?.done({ kind: paceKind(request), ms: Date.now() - began, status: statusCode });
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;
 
@@ -117,6 +127,18 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 		throw apiError(this, response, request);
 	}
+}
+
+/**
+ * Requests the pace compares with each other: method and path with IDs left out, and for a
+ * streamed body its size class (a power of two), so a large upload is not judged by a small one.
+ */
+export function paceKind(request: ApiRequest): string {
+	const path = request.path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+	const size = isStreamBody(request.body)
+		? ` ${Math.ceil(Math.log2(Math.max(1, request.body.contentLength)))}`
+		: '';
+	return `${request.method} ${path}${size}`;
 }
 
 /** The address a request goes to (without its query): the base URL and path, or a followed redirect. */
