@@ -24,13 +24,14 @@ function uploads(): RequestLogEntry[] {
 		.get()
 		.control.requests()
 		.filter((r) => r.method === 'POST' && r.path === '/scans')
-		.sort((a, b) => a.atMs - b.atMs);
+		.sort((a, b) => at(a) - at(b));
 }
 
-/** How many uploads were at the service when `request` arrived (itself included). */
+const at = (r: RequestLogEntry) => r.atMs ?? 0;
+
+/** How many requests of `all` were at the service when `request` arrived (itself included). */
 function atServiceWhen(all: RequestLogEntry[], request: RequestLogEntry): number {
-	return all.filter((r) => r.atMs <= request.atMs && (r.doneAtMs ?? Infinity) > request.atMs)
-		.length;
+	return all.filter((r) => at(r) <= at(request) && (r.doneAtMs ?? Infinity) > at(request)).length;
 }
 
 function most(all: RequestLogEntry[], some: RequestLogEntry[]): number {
@@ -105,10 +106,6 @@ test('the waiting reads share the pace: a batch with waiting gets every scan, in
 	);
 	// Never more than Concurrency requests of any kind at the service at once.
 	const log = sb.get().control.requests();
-	const busiest = Math.max(
-		...log.map(
-			(r) => log.filter((o) => o.atMs <= r.atMs && (o.doneAtMs ?? Infinity) > r.atMs).length,
-		),
-	);
+	const busiest = Math.max(...log.map((r) => atServiceWhen(log, r)));
 	expect(busiest).toBeLessThanOrEqual(8 + 2); // + the budget check's two reads before the batch
 });
