@@ -113,7 +113,7 @@ function realMemory(results) {
 			'our node: increase of peak RSS (median; each process)',
 			'HTTP Request, Loop Over Items batches of 5',
 			'ours ÷ HTTP Request',
-			'HTTP Request, its own Batching option',
+			'HTTP Request, its own Batching option (one process)',
 			'every file uploaded',
 			'measured',
 		],
