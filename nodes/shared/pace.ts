@@ -11,7 +11,8 @@
  * in this execution and more than `SLOW_MARGIN_MS` beyond it. Kinds are compared with
  * themselves only (a 20 MB upload is not compared with a read).
  *
- * One instance per execution, in its scope: nothing is kept in modules.
+ * One instance per execution, in its scope: nothing is kept in modules. It also keeps the
+ * credential's base URL for the execution's paced requests (`RequestPace.baseUrl`).
  */
 
 /** The window before any answer came (the node's old fixed default). */
@@ -40,6 +41,11 @@ export interface PaceSlot {
 /** What a request needs of the pace: a place before it is sent. */
 export interface RequestPace {
 	acquire(): Promise<PaceSlot>;
+	/**
+	 * The credential's base URL, read by the transport at the execution's first paced request
+	 * and kept for its others (one credential read per request fewer).
+	 */
+	baseUrl?: Promise<string>;
 }
 
 export type PaceChange = 'grow' | 'halve';
@@ -53,6 +59,7 @@ export class Pace implements RequestPace {
 	private halvedAfter = 0;
 	private readonly quickest = new Map<string, number>();
 	private waiting: Array<() => void> = [];
+	baseUrl?: Promise<string>;
 	/** The largest window reached, and every halving (for the docs' figures and tests). */
 	peak: number;
 	halvings = 0;

@@ -39,7 +39,11 @@ async function getBaseUrl(ctx: ApiContext): Promise<string> {
 
 /** Sends one request and returns the full response; throws a user-worded NodeApiError. */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
-	const baseURL = await getBaseUrl(this);
+	// With the execution's pace, the credential is read once per execution, not per request
+	// (n8n's authenticated request reads it again for its header either way).
+	const baseURL = await (request.pace
+		? (request.pace.baseUrl ??= getBaseUrl(this))
+		: getBaseUrl(this));
 	const retry = request.retry ?? request.method === 'GET';
 	const options: IHttpRequestOptions = {
 		method: request.method,
