@@ -305,25 +305,25 @@ export function headline(results) {
 	const batch = realParts(results, 'batch');
 	const memory = realParts(results, 'memory');
 	const parts = [...batch, ...memory].map((p) => p.part);
-	const of200 = batch
-		.map(({ version, part }) => {
-			const node = part.figures.find((f) => f.kind === 'node' && f.uploads === 200);
-			const diy = part.figures.find((f) => f.kind === 'diy' && f.uploads === 200);
-			return node && diy
-				? `${x(node.ratioToProcessing)} (do-it-yourself ${x(diy.ratioToProcessing)}) on ${version}`
-				: undefined;
-		})
-		.filter(Boolean);
-	const mem = memory
-		.map(({ version, part }) => `${x(part.figures[0].ratios.memHttpLoop)} on ${version}`)
-		.filter(Boolean);
+	const pairs = batch
+		.map(({ version, part }) => ({
+			version,
+			node: part.figures.find((f) => f.kind === 'node' && f.uploads === 200),
+			diy: part.figures.find((f) => f.kind === 'diy' && f.uploads === 200),
+		}))
+		.filter((p) => p.node && p.diy);
+	const lines = (list) =>
+		list.length > 1
+			? `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`
+			: (list[0] ?? 'not measured');
 	const dates = parts.map((p) => p.date.slice(0, 10)).sort();
 	const heavy = parts.some((p) => p.loadAverage.mean > p.loadAverage.cores);
-	const machine = parts[0]?.machine.replace(/ \(.*?\)/, '') ?? 'unknown machine';
+	const machine = parts[0]?.machine.split(' (')[0] ?? 'unknown machine';
 	return (
 		`${HEADLINE_START} (\`npm run bench\`, ${machine}, ${dates[0] ?? '?'}${dates.at(-1) !== dates[0] ? ` to ${dates.at(-1)}` : ''}${heavy ? ', under load' : ''}): ` +
-		`200 documents with results take ${of200.join(', ')} the processing time; ` +
-		`the upload step's memory is ${mem.join(', ')} the HTTP Request node's. ` +
+		`200 documents with results in ${lines(pairs.map((p) => `${x(p.node.ratioToProcessing)} the processing time on n8n ${p.version}`))} ` +
+		`(do-it-yourself: ${lines(pairs.map((p) => x(p.diy.ratioToProcessing)))}); ` +
+		`the upload step's memory ${lines(memory.map(({ version, part }) => `${x(part.figures[0].ratios.memHttpLoop)} the HTTP Request node's on ${version}`))}. ` +
 		`Every figure, the machine and the load: [docs/benchmarks.md](docs/benchmarks.md).`
 	);
 }
