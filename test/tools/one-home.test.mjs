@@ -101,7 +101,8 @@ test('one client and one signer: no tool signs, logs in or calls /__sandbox or /
 		if (/createHmac\(/.test(text)) offenders.push(`${rel}: signs (use sandbox/signing.js)`);
 		// The real-n8n benchmark runs under the launcher's Node with its own small control call,
 		// and the editor check's REST calls run inside the browser page (docs/decisions.md, "Tools").
-		if (rel === 'tools/bench/real-n8n.mjs' || rel === 'tools/bench/sandbox-process.ts') continue;
+		if (rel === 'tools/bench/real-n8n/run.mjs' || rel === 'tools/bench/sandbox-process.ts')
+			continue;
 		if (/fetch\([^)]*__sandbox/.test(text)) offenders.push(`${rel}: /__sandbox by hand`);
 		if (/fetch\(new URL\(['`]rest\//.test(text)) offenders.push(`${rel}: /rest by hand`);
 	}

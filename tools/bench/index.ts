@@ -22,7 +22,7 @@ interface Benchmark {
 /** Every benchmark of the repository: a new one is added here (and thereby to `--help`). */
 export const BENCHMARKS: Record<string, Benchmark> = {
 	all: {
-		what: 'batches, paging, re-run, upload memory and the real n8n: .bench/results.json (bench.ts)',
+		what: 'batches, paging, re-run, upload memory and the real n8n lines (bench.ts; --save: docs/benchmarks/results.json)',
 		main: async () => await (await import('./bench')).main(),
 	},
 	'poll-trigger': {

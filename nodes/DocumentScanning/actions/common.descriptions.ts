@@ -18,7 +18,7 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'How many input items are sent to the API at the same time. Waiting for scans does not hold these places: all scans of one execution are waited for together. The output keeps the order of the input items.',
+		'The most requests this node has at the service at the same time. It starts with 5 and grows toward this number while the service answers quickly; a 429, a server error, a lost connection or a slow answer halves it (as TCP does). Waiting for scans does not hold these places: all scans of one execution are waited for together. The output keeps the order of the input items.',
 };
 
 /** The "Options" collection of an operation: Concurrency first, then the operation's own. */
@@ -73,7 +73,7 @@ export const waitOptions: INodeProperties[] = [
 		},
 		default: DEFAULT_POLL_INTERVAL_S,
 		description:
-			'How long after the upload (or the first read) the scan is read again the first time, and the shortest gap between two reads. Later gaps grow with the time waited (15% of it), up to the max poll interval. All scans of one execution are followed together. Kept between 0.2 and 3600 seconds.',
+			'How long after the upload (or the first read) the scan is read again the first time, and the shortest gap between two reads. Later gaps grow with the time waited (15% of it), up to the max poll interval. All scans of one execution are followed together; once one of a template has finished, the others are also read when they are expected to finish. Kept between 0.2 and 3600 seconds.',
 		displayOptions: { show: { '/waitForCompletion': [true] } },
 	},
 	{

@@ -30,7 +30,8 @@ const resources: Partial<Record<DocumentScanningType['resource'], Record<string,
 
 /**
  * Routes every input item to the operation chosen in the node; `runPhases` checks all items
- * first, sends the requests a bounded number at a time, then waits for scans in one poller,
+ * first, sends the requests at the execution's pace (at most "Concurrency" at once), then
+ * waits for scans in one poller,
  * keeping input order and, with "Continue On Fail", one `{ error }` item per failed item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -50,12 +51,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) ||
 			DEFAULT_CONCURRENCY,
 	);
-	if (!runsAsTool(this.getNode())) {
-		return [await runPhases.call(this, items.length, handler, concurrency)];
-	}
+	// The upload's requests wait for the execution's pace themselves (upload/send.ts).
+	const pacedRequests = resource === 'scan' && operation === 'upload';
+	const run = async () =>
+		await runPhases.call(this, items.length, handler, concurrency, { pacedRequests });
+	if (!runsAsTool(this.getNode())) return [await run()];
 	// As an AI tool even an error that stops the whole batch is the call's answer (execution/tool.ts).
 	try {
-		return [await runPhases.call(this, items.length, handler, concurrency)];
+		return [await run()];
 	} catch (error) {
 		return [items.map((_, itemIndex) => errorItem(error, itemIndex, true))];
 	}

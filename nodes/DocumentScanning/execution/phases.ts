@@ -3,6 +3,8 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { ScanPoller } from '../waiting';
 import type { Deferred, ExecutionScope } from './scope';
 import { mapWithConcurrency } from '../../shared/concurrency';
+import { Pace } from '../../shared/pace';
+import { itemAnswer } from './itemPace';
 import { asItemError, errorItem } from './items';
 import { isDeferred } from './scope';
 import { goesOnAfterFailure, runsAsTool } from './tool';
@@ -46,7 +48,11 @@ export interface PhasedOperation<State = undefined> {
 /**
  * Runs one operation for every input item in three phases:
  * 1. local checks of every item (`validate`), before the first request;
- * 2. the requests, `concurrency` items at a time;
+ * 2. the requests, at the execution's pace (shared/pace.ts): up to `concurrency` at the
+ *    service at once, starting lower and growing while the service answers quickly. An
+ *    operation whose requests carry the pace themselves (`pacedRequests`: the upload, whose
+ *    item also reads its file and may read listings) runs up to `concurrency` items side by
+ *    side; otherwise each item takes a place of the pace while it runs;
  * 3. waiting: items whose scan is not final yet wait in the execution's one poller, which
  *    they joined as soon as their request returned (phase 2 does not wait for them).
  *
@@ -62,11 +68,14 @@ export async function runPhases<State>(
 	itemCount: number,
 	operation: PhasedOperation<State>,
 	concurrency: number,
+	{ pacedRequests = false }: { pacedRequests?: boolean } = {},
 ): Promise<INodeExecutionData[]> {
 	const asTool = runsAsTool(this.getNode());
 	const continueOnFail = goesOnAfterFailure(this);
+	const pace = new Pace(concurrency);
 	const scope: ExecutionScope<State> = {
-		poller: new ScanPoller(this),
+		poller: new ScanPoller(this, pace),
+		pace,
 		state: operation.createState?.call(this) as State,
 	};
 	const results = new Array<INodeExecutionData[]>(itemCount);
@@ -95,15 +104,18 @@ export async function runPhases<State>(
 		const send = ready.filter((itemIndex) => !held.has(itemIndex));
 
 		try {
-			// 2. Requests, bounded.
+			// 2. Requests, bounded by Concurrency and the execution's pace.
 			const waiting: Array<[number, Promise<INodeExecutionData[]>]> = [];
 			await mapWithConcurrency(
 				send.length,
 				concurrency,
 				async (position) => {
 					const itemIndex = send[position];
+					const slot = pacedRequests ? undefined : await pace.acquire();
+					const began = Date.now();
 					try {
 						const result = await operation.execute.call(this, itemIndex, scope);
+						slot?.done({ kind: 'item', ms: Date.now() - began, status: 200 });
 						if (isDeferred(result)) {
 							// Handled below; a rejection before then is not an unhandled one.
 							result.later.catch(() => undefined);
@@ -112,6 +124,9 @@ export async function runPhases<State>(
 							results[itemIndex] = result;
 						}
 					} catch (error) {
+						const answer = itemAnswer(error, Date.now() - began);
+						if (answer) slot?.done(answer);
+						else slot?.release();
 						fail(error, itemIndex);
 					}
 				},

@@ -1,5 +1,6 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import type { Pace } from '../../shared/pace';
 import type { ScanPoller } from '../waiting/ScanPoller';
 
 /**
@@ -10,6 +11,8 @@ import type { ScanPoller } from '../waiting/ScanPoller';
 export interface ExecutionScope<State = undefined> {
 	/** The one poller every scan waited for in this execution joins. */
 	poller: ScanPoller;
+	/** How many requests the execution has at the service at once (uploads and scan reads). */
+	pace: Pace;
 	state: State;
 }
 
@@ -25,6 +28,10 @@ export function isDeferred(value: INodeExecutionData[] | Deferred): value is Def
 	return !Array.isArray(value) && value.later instanceof Promise;
 }
 
-/** Default number of items processed at the same time. */
-export const DEFAULT_CONCURRENCY = 5;
-export const MAX_CONCURRENCY = 20;
+/**
+ * The option "Concurrency": the most requests (uploads, scan reads) or items at the service at
+ * once. The execution starts at 5 (`START_WINDOW` of shared/pace.ts) and grows toward it while
+ * the service answers quickly.
+ */
+export const DEFAULT_CONCURRENCY = 32;
+export const MAX_CONCURRENCY = 64;

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../shared/transport';
+import type { Pace } from '../../shared/pace';
 import { pauseWithin } from '../../shared/pause';
 import type { UploadFile } from './binary';
 import { multipartBody } from './multipartBody';
@@ -18,6 +19,8 @@ export interface Sending {
 	file: UploadFile;
 	/** The name the service stores: the user's, or with the content fingerprint. */
 	sentName: string;
+	/** The execution's pace: every POST waits for a place at the service (shared/pace.ts). */
+	pace?: Pace;
 }
 
 /** What became of one upload, as far as the answers tell. */
@@ -92,5 +95,6 @@ async function post(this: IExecuteFunctions, sending: Sending): Promise<IDataObj
 		itemIndex: sending.itemIndex,
 		retry: false,
 		timeout: UPLOAD_TIMEOUT_MS,
+		pace: sending.pace,
 	});
 }

@@ -7,6 +7,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { Pace } from '../../shared/pace';
 import { httpStatusOf } from '../../shared/transport';
 import { asNodeError } from '../execution/items';
 import { goesOnAfterFailure } from '../execution/tool';
@@ -138,11 +139,14 @@ export class UploadSession {
 		return held;
 	}
 
-	/** Uploads one item's file (not a repeat), at most once per document. */
-	async upload(ctx: IExecuteFunctions, itemIndex: number): Promise<UploadOutcome> {
+	/**
+	 * Uploads one item's file (not a repeat), at most once per document; its POSTs wait for a
+	 * place in the execution's `pace`.
+	 */
+	async upload(ctx: IExecuteFunctions, itemIndex: number, pace?: Pace): Promise<UploadOutcome> {
 		const waiting = this.outcomes.get(itemIndex);
 		try {
-			const outcome = await this.uploadOnce(ctx, this.prepared.get(itemIndex)!);
+			const outcome = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
 			waiting?.resolve(outcome);
 			return outcome;
 		} catch (error) {
@@ -182,7 +186,10 @@ export class UploadSession {
 		return this.ledger.stopError(ctx.getNode(), error, limit);
 	}
 
-	private async uploadOnce(ctx: IExecuteFunctions, upload: PreparedUpload): Promise<UploadOutcome> {
+	private async uploadOnce(
+		ctx: IExecuteFunctions,
+		upload: PreparedUpload & { pace?: Pace },
+	): Promise<UploadOutcome> {
 		const known = this.known.get(upload.itemIndex);
 		if (known) return { kind: 'existing', scan: known };
 		await this.gate.enter(ctx, upload.itemIndex);
@@ -207,7 +214,10 @@ export class UploadSession {
 		}
 	}
 
-	private async send(ctx: IExecuteFunctions, upload: PreparedUpload): Promise<UploadOutcome> {
+	private async send(
+		ctx: IExecuteFunctions,
+		upload: PreparedUpload & { pace?: Pace },
+	): Promise<UploadOutcome> {
 		const index = this.indexes.of(upload.templateId);
 		const result = await send.call(ctx, upload);
 		if (result.kind === 'created') return result;

@@ -2,17 +2,19 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { pause } from '../../shared/pause';
 
 import { mapWithConcurrency } from '../../shared/concurrency';
+import type { Pace } from '../../shared/pace';
 import { FINAL_STATUSES } from '../../shared/scans/status';
 import { failedScanError, timeoutError } from './waitErrors';
 import type { WaitSettings } from './pollSettings';
-import { MAX_TIMER_MS, nextGapMs } from './pollSettings';
+import { MAX_TIMER_MS } from './pollSettings';
+import { Schedule } from './schedule';
 import { readScan, readStatuses } from './requests';
 
 /** With this many scans waiting or more, one listing is cheaper than a read per scan. */
 export const LIST_THRESHOLD = 3;
 /** A request failing this close to its item's deadline was cut by it. */
 const DEADLINE_SLACK_MS = 50;
-/** Requests of one round sent at the same time. */
+/** Requests of one round sent at the same time without a pace (with one: as many as it allows). */
 const ROUND_CONCURRENCY = 10;
 
 export interface WaitRequest {
@@ -51,12 +53,17 @@ interface Entry extends WaitRequest {
  */
 export class ScanPoller {
 	private readonly entries = new Set<Entry>();
+	private readonly schedule = new Schedule();
 	private running = false;
 	private stopped = false;
 	private nap?: AbortController;
 	private readonly signal?: AbortSignal;
 
-	constructor(private readonly ctx: IExecuteFunctions) {
+	/** `pace`: the execution's pace, which every read of the poller waits for and steers. */
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly pace?: Pace,
+	) {
 		this.signal = ctx.getExecutionCancelSignal?.();
 		this.signal?.addEventListener('abort', () => this.wake(), { once: true });
 	}
@@ -189,6 +196,7 @@ export class ScanPoller {
 					templateId,
 					new Set(group.map((e) => e.scanId)),
 					deadline,
+					this.pace,
 				);
 			} catch {
 				seen = new Map();
@@ -200,8 +208,10 @@ export class ScanPoller {
 					continue;
 				}
 				entry.last = listed;
-				if (FINAL_STATUSES.has(String(listed.status))) finals.push(entry);
-				else this.reschedule(entry);
+				if (FINAL_STATUSES.has(String(listed.status))) {
+					this.finished(entry, listed);
+					finals.push(entry);
+				} else this.reschedule(entry);
 			}
 		}
 
@@ -209,12 +219,18 @@ export class ScanPoller {
 		// and the full record of every scan the listing showed final.
 		await mapWithConcurrency(
 			byId.length + finals.length,
-			ROUND_CONCURRENCY,
+			this.pace?.cap ?? ROUND_CONCURRENCY,
 			async (index) => {
 				const entry = index < byId.length ? byId[index] : finals[index - byId.length];
 				if (!this.entries.has(entry)) return;
 				try {
-					const scan = await readScan.call(this.ctx, entry.scanId, entry.itemIndex, entry.deadline);
+					const scan = await readScan.call(
+						this.ctx,
+						entry.scanId,
+						entry.itemIndex,
+						entry.deadline,
+						this.pace,
+					);
 					this.settle(entry, scan);
 				} catch (error) {
 					this.fail(entry, error);
@@ -224,9 +240,14 @@ export class ScanPoller {
 		);
 	}
 
+	/** A scan seen final: its time teaches the schedule (a failed one says little of processing). */
+	private finished(entry: Entry, scan: IDataObject): void {
+		if (scan.status !== 'failed')
+			this.schedule.finished(entry.templateId, Date.now() - entry.joinedAt);
+	}
+
 	private reschedule(entry: Entry): void {
-		const now = Date.now();
-		entry.due = now + nextGapMs(entry.settings, now - entry.joinedAt);
+		entry.due = this.schedule.nextRead(entry.settings, entry, Date.now());
 	}
 
 	private settle(entry: Entry, scan: IDataObject): void {
@@ -237,6 +258,7 @@ export class ScanPoller {
 			return;
 		}
 		this.entries.delete(entry);
+		this.finished(entry, scan);
 		if (scan.status === 'failed')
 			entry.reject(failedScanError(this.ctx, entry.scanId, scan, entry.itemIndex));
 		else entry.resolve(scan);

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { RequestPace } from '../../shared/pace';
 import type { ListPage } from '../../shared/transport';
 import {
 	apiRequest,
@@ -19,12 +20,14 @@ export async function readScan(
 	scanId: number,
 	itemIndex: number,
 	deadline: number,
+	pace?: RequestPace,
 ): Promise<IDataObject> {
 	return await apiRequest.call(this, {
 		method: 'GET',
 		path: `/scans/${scanId}`,
 		itemIndex,
 		deadline,
+		pace,
 	});
 }
 
@@ -39,6 +42,7 @@ export async function readStatuses(
 	templateId: number,
 	wanted: Set<number>,
 	deadline: number,
+	pace?: RequestPace,
 ): Promise<Map<number, IDataObject>> {
 	const seen = new Map<number, IDataObject>();
 	const filled = Math.ceil(wanted.size / PAGE_SIZE);
@@ -49,6 +53,7 @@ export async function readStatuses(
 			path: '/scans',
 			qs: { template_id: templateId, page: pageNumber },
 			deadline,
+			pace,
 		});
 		return unwrapList(response.body);
 	};

@@ -203,3 +203,24 @@ function safeHost(baseURL: string): string {
 		return 'the configured Base URL';
 	}
 }
+
+/** A redirect the transport does not follow for a streamed request (the upload). */
+export function redirectError(
+	ctx: ApiContext,
+	redirect: { status: number; location: string; reason: string },
+	request: ApiRequest,
+): NodeApiError {
+	const message = `The service answered with a redirect (HTTP ${redirect.status}) to ${redirect.location}${forItem(request.itemIndex)}`;
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ httpCode: String(redirect.status), message },
+		{
+			message,
+			description: `The request was not sent on: ${redirect.reason}. Set the credential's Base URL to the address the service moved to. Nothing was created and no scan credit was used.`,
+			httpCode: String(redirect.status),
+			itemIndex: request.itemIndex,
+		},
+	);
+	error.context.request = `${request.method} ${request.path}`;
+	return error;
+}

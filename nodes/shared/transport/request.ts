@@ -1,11 +1,11 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { pauseWithin } from '../pause';
-import { isStreamBody, withBody } from './streamBody';
+import { isStreamBody, MAX_STREAM_REDIRECTS, streamRedirect, withBody } from './streamBody';
 import { normalizeBaseUrl } from './baseUrl';
 import { unwrapList, unwrapRecord } from './envelopes';
 import { isTransientNetworkError, retryAfterSeconds } from './errors';
-import { apiError, networkError } from './errorWording';
+import { apiError, networkError, redirectError } from './errorWording';
 import type { ApiContext, ApiRequest, ApiResponse } from './types';
 import { CREDENTIAL_TYPE } from './types';
 
@@ -19,6 +19,10 @@ import { CREDENTIAL_TYPE } from './types';
  * - unwraps the response shapes the spec leaves open (bare or `{ data }`);
  * - retries safe requests (GET) on 5xx, timeouts and dropped connections, and honours a
  *   short `Retry-After` on 429;
+ * - sends a streamed body (the upload) without n8n's redirect layer, which would keep the whole
+ *   body in memory, and follows a same-origin 307 / 308 itself with the body opened afresh;
+ * - with a `pace` (the execution's window of requests at the service), waits for a place
+ *   before each attempt and tells the pace how the attempt ended;
  * - turns every failure into a `NodeApiError` worded for the user, with no secret in it.
  */
 
@@ -35,7 +39,11 @@ async function getBaseUrl(ctx: ApiContext): Promise<string> {
 
 /** Sends one request and returns the full response; throws a user-worded NodeApiError. */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
-	const baseURL = await getBaseUrl(this);
+	// With the execution's pace, the credential is read once per execution, not per request
+	// (n8n's authenticated request reads it again for its header either way).
+	const baseURL = await (request.pace
+		? (request.pace.baseUrl ??= getBaseUrl(this))
+		: getBaseUrl(this));
 	const retry = request.retry ?? request.method === 'GET';
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -45,6 +53,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		body: request.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json' },
 		json: !(request.body instanceof FormData) && !isStreamBody(request.body),
+		// follow-redirects keeps every byte written to replay it on a redirect: a whole file per upload.
+		disableFollowRedirect: isStreamBody(request.body),
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
@@ -53,8 +63,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	// Pauses end at the deadline or on cancel; `false` means the pause was cut short.
 	const pause = async (ms: number) => await pauseWithin(ms, request.deadline, signal);
 
+	let redirects = 0;
 	for (let attempt = 0; ; attempt++) {
 		let response: ApiResponse;
+		const slot = await request.pace?.acquire();
+		const began = Date.now();
 		try {
 			if (request.deadline !== undefined) {
 				options.timeout = Math.max(
@@ -68,6 +81,11 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				await withBody({ ...options, headers: { ...options.headers } }, request.body),
 			)) as ApiResponse;
 		} catch (error) {
+			// A request cut by its own deadline says nothing about the service.
+			const cut = request.deadline !== undefined && Date.now() >= request.deadline - 50;
+			if (isTransientNetworkError(error) && !cut)
+				slot?.done({ kind: paceKind(request), ms: Date.now() - began, lost: true });
+			else slot?.release();
 			if (retry && attempt < RETRY_DELAYS_MS.length && isTransientNetworkError(error)) {
 				if (await pause(RETRY_DELAYS_MS[attempt])) continue;
 			}
@@ -75,8 +93,31 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 
 		const { statusCode } = response;
+		slot?.done({ kind: paceKind(request), ms: Date.now() - began, status: statusCode });
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;
+
+		const redirect = isStreamBody(request.body)
+			? streamRedirect(requestUrl(options), statusCode, response.headers?.location)
+			: undefined;
+		if (redirect && 'follow' in redirect && redirects < MAX_STREAM_REDIRECTS) {
+			redirects++;
+			attempt--;
+			Object.assign(options, { baseURL: undefined, url: redirect.follow, qs: undefined });
+			continue;
+		}
+		if (redirect)
+			throw redirectError(
+				this,
+				'refuse' in redirect
+					? redirect.refuse
+					: {
+							status: statusCode,
+							location: redirect.follow,
+							reason: `more than ${MAX_STREAM_REDIRECTS} redirects`,
+						},
+				request,
+			);
 
 		if (statusCode === 429 && attempt === 0 && request.waitOutRateLimit !== false) {
 			const waitSeconds = retryAfterSeconds(response.headers);
@@ -90,6 +131,23 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		}
 		throw apiError(this, response, request);
 	}
+}
+
+/**
+ * Requests the pace compares with each other: method and path with IDs left out, and for a
+ * streamed body its size class (a power of two), so a large upload is not judged by a small one.
+ */
+export function paceKind(request: ApiRequest): string {
+	const path = request.path.replace(/\/\d+(?=\/|$)/g, '/{id}');
+	const size = isStreamBody(request.body)
+		? ` ${Math.ceil(Math.log2(Math.max(1, request.body.contentLength)))}`
+		: '';
+	return `${request.method} ${path}${size}`;
+}
+
+/** The address a request goes to (without its query): the base URL and path, or a followed redirect. */
+function requestUrl(options: IHttpRequestOptions): string {
+	return options.baseURL ? `${options.baseURL}${options.url}` : options.url;
 }
 
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */

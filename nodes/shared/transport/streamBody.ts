@@ -44,3 +44,46 @@ export async function withBody(
 		body: (await body.open()) as unknown as IHttpRequestOptions['body'],
 	};
 }
+
+/** Redirects of one streamed request the transport follows itself, at most. */
+export const MAX_STREAM_REDIRECTS = 5;
+
+export type StreamRedirect =
+	{ follow: string } | { refuse: { status: number; location: string; reason: string } };
+
+/**
+ * A redirect answer to a streamed request (the upload). n8n's HTTP client is told not to follow
+ * redirects for such a body, because its redirect layer (follow-redirects) keeps every byte
+ * written so far to send it again: the whole file, per upload in flight. The transport follows
+ * a 307 or 308 itself, by opening the body afresh, when the new address is on the same origin
+ * (or the same host over https): the API key goes nowhere else. Any other redirect is refused
+ * (301, 302 and 303 would turn the upload into a GET). Undefined when `status` is no redirect.
+ */
+export function streamRedirect(
+	requestUrl: string,
+	status: number,
+	locationHeader: unknown,
+): StreamRedirect | undefined {
+	if (status < 300 || status > 399 || status === 304) return undefined;
+	const raw = Array.isArray(locationHeader) ? locationHeader[0] : locationHeader;
+	const from = new URL(requestUrl);
+	let to: URL | undefined;
+	try {
+		to = typeof raw === 'string' && raw.trim() !== '' ? new URL(raw.trim(), from) : undefined;
+	} catch {
+		to = undefined;
+	}
+	const location = to ? `${to.protocol}//${to.host}${to.pathname}` : 'no usable address';
+	const refuse = (reason: string) => ({ refuse: { status, location, reason } });
+	if (!to) return refuse('the answer names no usable address (Location header)');
+	if (status !== 307 && status !== 308)
+		return refuse(`a ${status} would turn the upload into a GET request`);
+	const sameOrigin = to.origin === from.origin;
+	const upgrade =
+		from.protocol === 'http:' && to.protocol === 'https:' && to.hostname === from.hostname;
+	if (!sameOrigin && !upgrade)
+		return refuse(
+			'the new address is on another host, and the API key is sent only to the Base URL',
+		);
+	return { follow: to.href };
+}

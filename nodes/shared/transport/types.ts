@@ -8,6 +8,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import type { RequestPace } from '../pace';
 import type { StreamBody } from './streamBody';
 
 /** What a request to the Document Scanning API is made of, and what comes back. */
@@ -42,6 +43,11 @@ export interface ApiRequest {
 	 * attempt's timeout is cut to the time left, and retry / Retry-After pauses end there.
 	 */
 	deadline?: number;
+	/**
+	 * The execution's pace: each attempt waits for a place among the requests at the service,
+	 * and its answer (time, status, or none) steers how many may go at once.
+	 */
+	pace?: RequestPace;
 }
 
 export interface ApiResponse {

@@ -176,7 +176,7 @@ export async function execute(
 		});
 		return { later };
 	}
-	return outputOf(this, scope, itemIndex, await session.upload(this, itemIndex));
+	return outputOf(this, scope, itemIndex, await session.upload(this, itemIndex, scope.pace));
 }
 
 /** The item's output: the scan as it is, or, with "Wait for Completion", once it is final. */
