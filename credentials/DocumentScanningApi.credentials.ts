@@ -1,6 +1,6 @@
 import { baseUrlTestExpression } from '../nodes/shared/transport/baseUrl';
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -10,9 +10,7 @@ import type {
 /**
  * Credential for the Document Scanning API.
  *
- * Authentication is declarative: the header name itself is an expression, so one
- * generic definition sends either `Authorization: Bearer <key>` or `X-API-Key: <key>`.
- * n8n resolves both the key and the value of a generic header as expressions.
+ * The key goes in `Authorization: Bearer <key>` or `X-API-Key: <key>` (`authHeader`).
  */
 export class DocumentScanningApi implements ICredentialType {
 	name = 'documentScanningApi';
@@ -67,14 +65,19 @@ export class DocumentScanningApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'={{ $credentials.authHeader === "xApiKey" ? "X-API-Key" : "Authorization" }}':
-					'={{ ($credentials.authHeader === "xApiKey" ? "" : "Bearer ") + $credentials.apiKey }}',
-			},
-		},
+	/**
+	 * Adds the key to a request: `Authorization: Bearer <key>` or `X-API-Key: <key>`. A function
+	 * rather than a generic definition: n8n evaluates a generic header's name and value as two
+	 * expressions on every request, which cost about a fifth of a batch's upload time
+	 * (docs/benchmarks.md); this does the same with no expression.
+	 */
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		const key = String(credentials.apiKey ?? '');
+		const header =
+			credentials.authHeader === 'xApiKey'
+				? { 'X-API-Key': key }
+				: { Authorization: `Bearer ${key}` };
+		return { ...requestOptions, headers: { ...requestOptions.headers, ...header } };
 	};
 
 	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or with

@@ -44,6 +44,11 @@ export interface SandboxOptions {
 	 * 402 first, 'beforeLimits' answers 409 first.
 	 */
 	duplicateCheck?: 'afterLimits' | 'beforeLimits';
+	/**
+	 * The spec does not say whether GET /scans lists whole scans: 'full' (default) lists every
+	 * field, 'brief' only id, status, filename, template_id, created_at and updated_at.
+	 */
+	listedScans?: 'full' | 'brief';
 	/** Allow http:// and loopback/private webhook hosts. Default false. */
 	allowInsecureWebhookUrls?: boolean;
 	/** Delay of each processing step (uploaded -> processing -> terminal). Default 1000. */
@@ -71,6 +76,7 @@ export const LIVE_OPTION_KEYS = [
 	'errorsShape',
 	'storedFilename',
 	'duplicateCheck',
+	'listedScans',
 	'allowInsecureWebhookUrls',
 	'processingDelayMs',
 	'latencyMs',

@@ -28,6 +28,14 @@ export function presentScan(scan: ScanRecord): Record<string, unknown> {
 	};
 }
 
+/** A scan as GET /scans lists it: whole, or (option listedScans 'brief') its summary. */
+export function presentListedScan(scan: ScanRecord, brief: boolean): Record<string, unknown> {
+	const full = presentScan(scan);
+	if (!brief) return full;
+	const { id, status, filename, template_id, created_at, updated_at } = full;
+	return { id, status, filename, template_id, created_at, updated_at };
+}
+
 /** The 201 body of POST /scans carries only these fields. */
 export function presentCreatedScan(scan: ScanRecord): Record<string, unknown> {
 	return {

@@ -9,7 +9,15 @@ import {
 	parseMultipart,
 	UploadedFile,
 } from './multipart';
-import { PAGE_SIZE, paginate, presentCreatedScan, presentScan, wrapOne, wrapPage } from './present';
+import {
+	PAGE_SIZE,
+	paginate,
+	presentCreatedScan,
+	presentListedScan,
+	presentScan,
+	wrapOne,
+	wrapPage,
+} from './present';
 import { pdfTextLines } from '../engine/pdf-text';
 import { ROLLING_WINDOW_MS } from '../engine/records';
 import { SCAN_STATUSES, ScanStatus } from '../types';
@@ -206,7 +214,12 @@ export const listScans: Handler = async (ctx) => {
 	core.listing.answered(page);
 	return ok(
 		200,
-		wrapPage(core.options.envelope, { ...result, items: result.items.map(presentScan) }),
+		wrapPage(core.options.envelope, {
+			...result,
+			items: result.items.map((scan) =>
+				presentListedScan(scan, core.options.listedScans === 'brief'),
+			),
+		}),
 	);
 };
 

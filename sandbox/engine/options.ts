@@ -10,6 +10,8 @@ export interface ResolvedOptions {
 	storedFilename: 'asSent' | 'basename';
 	/** Whether an upload of a file the account already has for the template gets its 409 before the limits (429, 402) or after them (default). */
 	duplicateCheck: 'afterLimits' | 'beforeLimits';
+	/** Records of GET /scans: every field of a scan (default), or only id, status, filename, template_id and the times. */
+	listedScans: 'full' | 'brief';
 	allowInsecureWebhookUrls: boolean;
 	processingDelayMs: number;
 	latencyMs: number;
@@ -29,6 +31,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	errorsShape: 'map',
 	storedFilename: 'basename',
 	duplicateCheck: 'afterLimits',
+	listedScans: 'full',
 	allowInsecureWebhookUrls: false,
 	processingDelayMs: 1000,
 	latencyMs: 0,
@@ -95,6 +98,9 @@ export function mergeOptions(
 				break;
 			case 'duplicateCheck':
 				next.duplicateCheck = oneOf(key, value, ['afterLimits', 'beforeLimits']);
+				break;
+			case 'listedScans':
+				next.listedScans = oneOf(key, value, ['full', 'brief']);
 				break;
 			case 'allowInsecureWebhookUrls':
 			case 'retryAfter':

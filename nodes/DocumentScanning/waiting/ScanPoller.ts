@@ -3,7 +3,7 @@ import { pause } from '../../shared/pause';
 
 import { mapWithConcurrency } from '../../shared/concurrency';
 import type { Pace } from '../../shared/pace';
-import { FINAL_STATUSES } from '../../shared/scans/status';
+import { FINAL_STATUSES, isFullScan } from '../../shared/scans/status';
 import { failedScanError, timeoutError } from './waitErrors';
 import type { WaitSettings } from './pollSettings';
 import { MAX_TIMER_MS } from './pollSettings';
@@ -44,8 +44,9 @@ interface Entry extends WaitRequest {
  * - Few scans waiting: `GET /scans/{id}` for each due one; that read is the full scan.
  * - `LIST_THRESHOLD` or more: `GET /scans?template_id=…` (newest first), a page more than the
  *   waiting scans fill, covers every waiting scan of that template at once; a scan seen final
- *   there is read once with `GET /scans/{id}` for its full record (the spec promises all
- *   fields only there). Scans not on those pages (older ones) are read one by one.
+ *   there is output as listed when its record has every field of a scan, else read once with
+ *   `GET /scans/{id}` (the spec does not say whether listed records are whole). Scans not on
+ *   those pages (older ones) are read one by one.
  * - Wait Timeout and cancelling hold at any moment, also while a request is in flight or the
  *   transport waits out a Retry-After: every item fails at its own deadline.
  *
@@ -208,15 +209,18 @@ export class ScanPoller {
 					continue;
 				}
 				entry.last = listed;
-				if (FINAL_STATUSES.has(String(listed.status))) {
+				if (!FINAL_STATUSES.has(String(listed.status))) this.reschedule(entry);
+				// A listed record with every field of a scan is the scan; otherwise it is read whole.
+				else if (isFullScan(listed)) this.settle(entry, listed);
+				else {
 					this.finished(entry, listed);
 					finals.push(entry);
-				} else this.reschedule(entry);
+				}
 			}
 		}
 
 		// Scans read one by one: few waiting, no template known, or not on the listed pages;
-		// and the full record of every scan the listing showed final.
+		// and the full record of every scan the listing showed final without every field.
 		await mapWithConcurrency(
 			byId.length + finals.length,
 			this.pace?.cap ?? ROUND_CONCURRENCY,
