@@ -6,7 +6,7 @@
 import { createHash } from 'crypto';
 import fc from 'fast-check';
 
-import { sameFileName } from '../../nodes/DocumentScanning/upload/fileNames';
+import { normalizedFileName, sameFileName } from '../../nodes/DocumentScanning/upload/fileNames';
 import {
 	FINGERPRINT_LENGTH,
 	fingerprintIn,
@@ -15,7 +15,6 @@ import {
 	withFingerprint,
 	withoutFingerprint,
 } from '../../nodes/DocumentScanning/upload/fingerprint';
-import { normalizedFileName } from '../../nodes/DocumentScanning/upload/fileNames';
 import { TemplateScans } from '../../nodes/DocumentScanning/upload/templateScans';
 
 const RUNS = { seed: 20261124, numRuns: 500 };

@@ -71,7 +71,7 @@ test("the code's comments name only files that exist", () => {
 	const wrong: string[] = [];
 	for (const file of sources) {
 		const text = comments(readFileSync(path.join(root, file), 'utf8'));
-		const names = [...text.matchAll(/(?<![\w.\/-])[\w-][\w.-]*(?:\/[\w.-]+)*\.(?:ts|mjs)\b/g)].map(
+		const names = [...text.matchAll(/(?<![\w./-])[\w-][\w.-]*(?:\/[\w.-]+)*\.(?:ts|mjs)\b/g)].map(
 			(m) => m[0],
 		);
 		for (const name of missing(names)) wrong.push(`${file}: ${name}`);
