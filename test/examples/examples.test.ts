@@ -202,6 +202,7 @@ describe('the examples run against the sandbox', () => {
 
 	test('ask-about-your-scans: each tool answers the arguments a model sends, reading only', async () => {
 		const [scanId] = sandbox.control.seedScans({ count: 3 });
+		sandbox.control.clearRequests();
 		const tools = examples.find((e) => e.file === 'ask-about-your-scans.json')!.workflow.nodes.filter(ours);
 		expect(tools.map((node) => node.type)).toEqual(tools.map(() => 'n8n-nodes-document-scanning.documentScanningTool'));
 		const args: Record<string, IDataObject> = {

@@ -117,7 +117,7 @@ describe('phase 2 and 3: uploads do not wait for scans', () => {
 		['full', 'takes each final scan as listed, with no read by ID'],
 	] as const)(
 		'the poller follows many scans through GET /scans; records listed %s: it %s',
-		async (listedScans) => {
+		async (listedScans, _behaviour) => {
 			// The spec does not say whether GET /scans lists whole scans: both readings.
 			sb.get().control.setOptions({ listedScans });
 			const result = await run(
