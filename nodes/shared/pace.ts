@@ -12,8 +12,10 @@
  * themselves only (a 20 MB upload is not compared with a read).
  *
  * One instance per execution, in its scope: nothing is kept in modules. It also keeps the
- * credential's base URL for the execution's paced requests (`RequestPace.baseUrl`).
+ * credential for the execution's paced requests (`RequestPace.credential`).
  */
+
+import type { ICredentialsDecrypted } from 'n8n-workflow';
 
 /** The window before any answer came (the node's old fixed default). */
 export const START_WINDOW = 5;
@@ -42,10 +44,17 @@ export interface PaceSlot {
 export interface RequestPace {
 	acquire(): Promise<PaceSlot>;
 	/**
-	 * The credential's base URL, read by the transport at the execution's first paced request
-	 * and kept for its others (one credential read per request fewer).
+	 * The credential and its base URL, read by the transport at the execution's first paced
+	 * request and kept for its others: n8n otherwise loads and decrypts the credential from its
+	 * database for every request, one after the other, which bounds a batch's uploads.
 	 */
-	baseUrl?: Promise<string>;
+	credential?: Promise<ExecutionCredential>;
+}
+
+/** The node's credential as read once for an execution. */
+export interface ExecutionCredential {
+	baseUrl: string;
+	decrypted: ICredentialsDecrypted;
 }
 
 export type PaceChange = 'grow' | 'halve';
@@ -59,7 +68,7 @@ export class Pace implements RequestPace {
 	private halvedAfter = 0;
 	private readonly quickest = new Map<string, number>();
 	private waiting: Array<() => void> = [];
-	baseUrl?: Promise<string>;
+	credential?: Promise<ExecutionCredential>;
 	/** The largest window reached, and every halving (for the docs' figures and tests). */
 	peak: number;
 	halvings = 0;

@@ -1,10 +1,10 @@
 /**
  * The transport and the execution's pace (ApiRequest.pace): each attempt waits for a place and
  * reports how it ended (status, or a lost answer), requests are compared by kind, and with a
- * pace the credential's base URL is read once per execution. The one fake is n8n's request
- * helper.
+ * pace the credential is read once per execution and handed to n8n's request helper. The one
+ * fake is n8n's request helper.
  */
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { apiRequestFull, paceKind } from '../../nodes/shared/transport/request';
 import { multipartBody } from '../../nodes/DocumentScanning/upload/multipartBody';
@@ -13,39 +13,61 @@ import { Pace } from '../../nodes/shared/pace';
 interface Fake {
 	ctx: unknown;
 	credentialReads: () => number;
+	/** What each request handed n8n's helper as the credential already read. */
+	handed: Array<IAdditionalCredentialOptions | undefined>;
 }
 
 /** A context whose request helper answers with `answer()` (a response, or a thrown error). */
 function fake(answer: () => { statusCode: number } | Error): Fake {
 	let reads = 0;
+	const handed: Fake['handed'] = [];
 	const ctx = {
 		getCredentials: async () => {
 			reads++;
-			return { baseUrl: 'https://scan.example.com/api/v1' };
+			return { baseUrl: 'https://scan.example.com/api/v1', apiKey: 'sk_key' };
 		},
-		getNode: () => ({ name: 'Document Scanning', type: 'test', typeVersion: 1 }),
+		getNode: () => ({
+			name: 'Document Scanning',
+			type: 'test',
+			typeVersion: 1,
+			credentials: { documentScanningApi: { id: '7', name: 'Scanning account' } },
+		}),
 		helpers: {
-			httpRequestWithAuthentication: async (_type: string, _options: IHttpRequestOptions) => {
+			httpRequestWithAuthentication: async (
+				_type: string,
+				_options: IHttpRequestOptions,
+				additional?: IAdditionalCredentialOptions,
+			) => {
+				handed.push(additional);
 				const result = answer();
 				if (result instanceof Error) throw result;
 				return { headers: {}, body: { id: 1 }, ...result };
 			},
 		},
 	};
-	return { ctx, credentialReads: () => reads };
+	return { ctx, credentialReads: () => reads, handed };
 }
 
-test('with a pace the base URL is read once for all requests; without, once per request', async () => {
+test('with a pace the credential is read once for all requests and handed to n8n for the key; without, n8n reads it', async () => {
 	const withPace = fake(() => ({ statusCode: 200 }));
 	const pace = new Pace(8);
 	for (let i = 0; i < 5; i++)
 		await apiRequestFull.call(withPace.ctx as never, { method: 'GET', path: `/scans/${i}`, pace });
 	expect(withPace.credentialReads()).toBe(1);
+	expect(withPace.handed).toHaveLength(5);
+	for (const additional of withPace.handed)
+		expect(additional?.credentialsDecrypted).toEqual({
+			id: '7',
+			name: 'Scanning account',
+			type: 'documentScanningApi',
+			data: { baseUrl: 'https://scan.example.com/api/v1', apiKey: 'sk_key' },
+		});
 
 	const without = fake(() => ({ statusCode: 200 }));
 	for (let i = 0; i < 5; i++)
 		await apiRequestFull.call(without.ctx as never, { method: 'GET', path: `/scans/${i}` });
 	expect(without.credentialReads()).toBe(5);
+	expect(without.handed).toEqual([undefined, undefined, undefined, undefined, undefined]);
 });
 
 test('quick answers grow the pace; a 503 halves it', async () => {

@@ -1,6 +1,8 @@
 /** The sandbox CLI in its own process (so memory figures are the node's own), driven over HTTP. */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import type { FinishedScan } from './held';
+import { heldDelays } from './held';
 
 export interface SandboxProcess {
 	origin: string;
@@ -73,24 +75,16 @@ export function percentile(values: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/**
- * For each scan: how long after the service finished it the node held it, taken from the
- * sandbox's log: the first `GET /scans/{id}` handled (arrival + latency) after `updatedAt`.
- */
+/** For each scan: how long after the service finished it the node held it (see `heldDelays`). */
 export async function deliveryDelays(
 	sandbox: SandboxProcess,
 	scanIds: number[],
 	latencyMs: number,
 ): Promise<number[]> {
 	const requests = await sandbox.control<RequestEntry[]>('GET', 'requests');
-	const delays: number[] = [];
-	for (const id of scanIds) {
-		const scan = await sandbox.control<{ updatedAt: number }>('GET', `scans/${id}`);
-		const handled = requests
-			.filter((r) => r.method === 'GET' && r.path === `/scans/${id}` && r.status === 200)
-			.map((r) => r.atMs + latencyMs)
-			.filter((at) => at >= scan.updatedAt);
-		if (handled.length > 0) delays.push(Math.min(...handled) - scan.updatedAt);
-	}
-	return delays;
+	const { listedScans } = await sandbox.control<{ listedScans: string }>('GET', 'options');
+	const scans: FinishedScan[] = [];
+	for (const id of scanIds)
+		scans.push({ id, ...(await sandbox.control<Omit<FinishedScan, 'id'>>('GET', `scans/${id}`)) });
+	return heldDelays(requests, scans, { latencyMs, listedScans });
 }

@@ -33,5 +33,5 @@ export function isDeferred(value: INodeExecutionData[] | Deferred): value is Def
  * once. The execution starts at 5 (`START_WINDOW` of shared/pace.ts) and grows toward it while
  * the service answers quickly.
  */
-export const DEFAULT_CONCURRENCY = 32;
+export const DEFAULT_CONCURRENCY = 64;
 export const MAX_CONCURRENCY = 64;

@@ -6,6 +6,7 @@ import { normalizeBaseUrl } from './baseUrl';
 import { unwrapList, unwrapRecord } from './envelopes';
 import { isTransientNetworkError, retryAfterSeconds } from './errors';
 import { apiError, networkError, redirectError } from './errorWording';
+import type { ExecutionCredential } from '../pace';
 import type { ApiContext, ApiRequest, ApiResponse } from './types';
 import { CREDENTIAL_TYPE } from './types';
 
@@ -14,8 +15,8 @@ import { CREDENTIAL_TYPE } from './types';
  *
  * - resolves and checks the base URL of the credential;
  * - sends every request through n8n's `httpRequestWithAuthentication` (the credential's
- *   generic `authenticate` adds the key), asking for the full response so that status,
- *   headers and body are judged here;
+ *   `authenticate` adds the key), asking for the full response so that status, headers and
+ *   body are judged here; with a pace, the credential is read once per execution;
  * - unwraps the response shapes the spec leaves open (bare or `{ data }`);
  * - retries safe requests (GET) on 5xx, timeouts and dropped connections, and honours a
  *   short `Retry-After` on 429;
@@ -37,13 +38,25 @@ async function getBaseUrl(ctx: ApiContext): Promise<string> {
 	return normalizeBaseUrl(ctx.getNode(), credentials.baseUrl);
 }
 
+/** The credential read once, for every paced request of the execution. */
+async function readCredential(ctx: ApiContext): Promise<ExecutionCredential> {
+	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const node = ctx.getNode();
+	const saved = node.credentials?.[CREDENTIAL_TYPE];
+	return {
+		baseUrl: normalizeBaseUrl(node, data.baseUrl),
+		decrypted: { id: saved?.id ?? '', name: saved?.name ?? '', type: CREDENTIAL_TYPE, data },
+	};
+}
+
 /** Sends one request and returns the full response; throws a user-worded NodeApiError. */
 export async function apiRequestFull(this: ApiContext, request: ApiRequest): Promise<ApiResponse> {
-	// With the execution's pace, the credential is read once per execution, not per request
-	// (n8n's authenticated request reads it again for its header either way).
-	const baseURL = await (request.pace
-		? (request.pace.baseUrl ??= getBaseUrl(this))
-		: getBaseUrl(this));
+	// With the execution's pace, the credential is read once per execution, not per request:
+	// n8n's authenticated request takes it as read (its `credentialsDecrypted` option).
+	const credential = request.pace
+		? await (request.pace.credential ??= readCredential(this))
+		: undefined;
+	const baseURL = credential?.baseUrl ?? (await getBaseUrl(this));
 	const retry = request.retry ?? request.method === 'GET';
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -79,6 +92,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 				this,
 				CREDENTIAL_TYPE,
 				await withBody({ ...options, headers: { ...options.headers } }, request.body),
+				credential && { credentialsDecrypted: credential.decrypted },
 			)) as ApiResponse;
 		} catch (error) {
 			// A request cut by its own deadline says nothing about the service.

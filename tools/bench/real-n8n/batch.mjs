@@ -7,6 +7,7 @@
 import { importWorkflow } from '../../n8n/local.mjs';
 import { WAIT_SECONDS, diyWorkflow, nodeWorkflow } from './workflows.mjs';
 import { control, executeWorkflow, outputOf, round, span } from './run.mjs';
+import { heldDelays } from '../held.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -25,15 +26,11 @@ async function oneExecution({ origin, baseUrl, env, id, kind, uploads, label, la
 		json.data && json.data.id !== undefined ? json.data : json,
 	);
 	const requests = await control(origin, 'GET', 'requests');
-	const delays = [];
-	for (const scan of out) {
-		const stored = await control(origin, 'GET', `scans/${scan.id}`);
-		const handled = requests
-			.filter((r) => r.method === 'GET' && r.path === `/scans/${scan.id}` && r.status === 200)
-			.map((r) => r.atMs + latencyMs)
-			.filter((at) => at >= stored.updatedAt);
-		if (handled.length > 0) delays.push(Math.min(...handled) - stored.updatedAt);
-	}
+	const { listedScans } = await control(origin, 'GET', 'options');
+	const scans = [];
+	for (const scan of out)
+		scans.push({ id: scan.id, ...(await control(origin, 'GET', `scans/${scan.id}`)) });
+	const delays = heldDelays(requests, scans, { latencyMs, listedScans });
 	const complete =
 		out.length === uploads &&
 		out.every(
