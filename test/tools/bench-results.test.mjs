@@ -29,7 +29,13 @@ test('every part of the results file names its date, machine, n8n, command and l
 		assert.match(part.machine, /^\d+ cores/, `${name}: machine`);
 		assert.match(part.node, /Node v?\d+/, `${name}: node`);
 		assert.match(part.n8n, /n8n(-core)? \d+\.\d+\.\d+/, `${name}: n8n`);
-		assert.match(part.command, /^npm run build && npm run bench/, `${name}: command`);
+		assert.match(
+			part.command,
+			name.startsWith('queue-')
+				? /^npm run e2e -- --queue --n8n \S+ --save$/
+				: /^npm run build && npm run bench/,
+			`${name}: command`,
+		);
 		for (const key of ['min', 'mean', 'max', 'cores'])
 			assert.equal(typeof part.loadAverage[key], 'number', `${name}: loadAverage.${key}`);
 		assert.ok(part.figures !== undefined, `${name}: figures`);
@@ -49,6 +55,17 @@ test('the results file holds the real-n8n batch and memory figures of every test
 					`${version}: ${kind} ${uploads}`,
 				);
 		assert.ok(memory.figures[0].processes >= 4, `${version}: a median of 4 or more processes`);
+	}
+});
+
+test('the results file holds the queue-mode figures of every tested n8n line', () => {
+	for (const version of TESTED_N8N_VERSIONS) {
+		const queue = results.parts[`queue-${version}`];
+		assert.ok(queue, `queue-${version}: npm run e2e -- --queue --n8n ${version} --save`);
+		assert.ok(
+			Object.keys(queue.figures).some((name) => name.includes('accepted/s')),
+			`queue-${version}: the delivery load's figures`,
+		);
 	}
 });
 

@@ -266,7 +266,27 @@ function pollTrigger(results) {
 	].join('\n');
 }
 
+/** Figures of `npm run e2e -- --queue --n8n <version> --save`, one column per n8n line. */
+function queue(results) {
+	const parts = Object.entries(results.parts)
+		.filter(([name]) => name.startsWith('queue-'))
+		.map(([name, part]) => ({ version: name.slice('queue-'.length), part }));
+	if (parts.length === 0) return '(not measured yet)';
+	const names = [...new Set(parts.flatMap(({ part }) => Object.keys(part.figures)))].filter(
+		(name) => !name.startsWith('warm-up'),
+	);
+	return [
+		...parts.map(({ version, part }) => `- n8n ${version}: ${part.node}; ${when(part)}.`),
+		'',
+		table(
+			['figure', ...parts.map(({ version }) => `n8n ${version}`)],
+			names.map((name) => [name, ...parts.map(({ part }) => String(part.figures[name] ?? '–'))]),
+		),
+	].join('\n');
+}
+
 const BLOCKS = {
+	queue,
 	'real-batch': realBatch,
 	'real-memory': realMemory,
 	'real-listing': realListing,
@@ -341,6 +361,25 @@ function escape(text) {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * Puts one part into the results file (keeping the others, keys sorted, as the benchmarks'
+ * `--save` does) and rewrites the docs that quote it. For measurements made outside
+ * `npm run bench`, e.g. the queue e2e's figures.
+ */
+export function savePart(name, part) {
+	const results = readResults();
+	const parts = Object.fromEntries(
+		Object.entries({ ...results.parts, [name]: part }).sort(([a], [b]) => a.localeCompare(b)),
+	);
+	writeFileSync(RESULTS, JSON.stringify({ ...results, parts }, null, '\t') + '\n');
+	writeDocs(readResults());
+}
+
+function writeDocs(results) {
+	writeFileSync(PAGE, withBlocks(readFileSync(PAGE, 'utf8'), renderBlocks(results)));
+	writeFileSync(README, withHeadline(readFileSync(README, 'utf8'), headline(results)));
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
 	const results = readResults();
 	const page = readFileSync(PAGE, 'utf8');
@@ -356,8 +395,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 			process.exit(1);
 		}
 	} else {
-		writeFileSync(PAGE, nextPage);
-		writeFileSync(README, nextReadme);
+		writeDocs(results);
 		console.log('docs/benchmarks.md and README.md quote docs/benchmarks/results.json');
 	}
 }

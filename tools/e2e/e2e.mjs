@@ -57,6 +57,7 @@ import { checkAgentUploads } from './checks/agent-upload.mjs';
 import { checkMcp } from './checks/mcp.mjs';
 import { checkNodeSearch } from './checks/node-search.mjs';
 import { runQueueE2e } from './queue/index.mjs';
+import { saveQueueFigures, watchLoad } from './queue/save.mjs';
 import { SandboxClient } from './sandbox-client.mjs';
 import {
 	createResults,
@@ -103,6 +104,8 @@ const queueParts = argv
 	.find((a) => a.startsWith('--queue-parts='))
 	?.split('=')[1]
 	.split(',');
+// `--queue --save`: a run with every check passed records its figures (tools/e2e/queue/save.mjs).
+const save = queue && argv.includes('--save');
 const results = createResults();
 const check = results.check;
 /** @type {Awaited<ReturnType<typeof startSandbox>> | undefined} */
@@ -363,8 +366,12 @@ async function main() {
 
 let crashed;
 try {
-	if (queue) await runQueueE2e({ check, verbose, only: queueParts, line });
-	else await main();
+	if (queue) {
+		const load = watchLoad();
+		const { figures } = await runQueueE2e({ check, verbose, only: queueParts, line });
+		if (save && results.failed === 0)
+			saveQueueFigures({ version: line.version, figures, loadAverage: load() });
+	} else await main();
 } catch (err) {
 	crashed = err;
 	check('e2e ran to the end', false, err.stack ?? String(err));
