@@ -113,6 +113,10 @@ export class N8nProcess {
 		return this.lines.some((l) => l.includes(`Worker started execution ${executionId} `));
 	}
 
+	finishedExecution(executionId) {
+		return this.lines.some((l) => l.includes(`Worker finished execution ${executionId} `));
+	}
+
 	stop(graceMs = 10_000) {
 		return stopChild(this.child, graceMs);
 	}
