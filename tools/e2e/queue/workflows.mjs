@@ -177,9 +177,10 @@ export const POLL_WORKFLOW = {
 /**
  * Manual Trigger -> Code (N small PDFs as base64, names batch-<tag>-<i>.pdf) -> Convert to File
  * -> Upload (If Already Uploaded: Return Existing Scan). The tag and the count come from the
- * pinned-free parameters below, set per run by batchWorkflow().
+ * pinned-free parameters below, set per run by batchWorkflow(); Concurrency when given.
+ * @param {{ id: string, tag: string, count: number, concurrency?: number }} options
  */
-export function batchWorkflow({ id, tag, count }) {
+export function batchWorkflow({ id, tag, count, concurrency }) {
 	const code = [
 		`const out = [];`,
 		`for (let i = 0; i < ${count}; i++) {`,
@@ -214,7 +215,10 @@ export function batchWorkflow({ id, tag, count }) {
 					waitForCompletion: false,
 					// One e2e run sends more than an account's 200 uploads an hour (load, fault, re-run):
 					// the fault part moves the sandbox's clock an hour on before its batch.
-					options: { onDuplicate: 'returnExisting' },
+					options: {
+						onDuplicate: 'returnExisting',
+						...(concurrency === undefined ? {} : { concurrency }),
+					},
 				},
 				{ credentials },
 			),
@@ -234,9 +238,13 @@ export const BATCH_LOAD_WORKFLOW = batchWorkflow({
 	tag: 'load',
 	count: 100,
 });
-/** 100 uploads, the run a worker is killed in (fault test), then run again. */
+/**
+ * 100 uploads, the run a worker is killed in (fault test), then run again. Five at a time (with
+ * the sandbox's 150 ms latency about 3 s for the batch), so the kill lands in the middle of it.
+ */
 export const BATCH_FAULT_WORKFLOW = batchWorkflow({
 	id: 'docscanQueueBat2',
 	tag: 'fault',
 	count: 100,
+	concurrency: 5,
 });
