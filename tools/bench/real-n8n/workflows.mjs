@@ -17,8 +17,8 @@ const trigger = {
 /**
  * Edit Fields with one expression, before the measured nodes of both paths: `n8n execute` starts
  * a fresh process, and n8n loads its expression engine at the first expression (about half a
- * second); a running n8n has it loaded. Our credential's header is an expression, the
- * do-it-yourself path's first one is in its GET: warmed up, neither pays the load in its span.
+ * second); a running n8n has it loaded. The do-it-yourself path's first expression is in its
+ * GET: warmed up, neither path pays the load in its span.
  */
 const warmUp = {
 	id: 'warm',
@@ -119,6 +119,18 @@ function chain(names) {
 	return connections;
 }
 
+/** A workflow whose nodes run one after another, in the order given. */
+function linear(id, name, nodes) {
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes,
+		connections: chain(nodes.map((node) => node.name)),
+	};
+}
+
 /**
  * Code (N PDFs) → Document Scanning (Upload, Wait for Completion, Concurrency if given).
  * @param {string} id
@@ -126,19 +138,12 @@ function chain(names) {
  */
 export function nodeWorkflow(id, { uploads, concurrency, label }) {
 	const options = concurrency === undefined ? {} : { concurrency };
-	return {
-		id,
-		name: `bench node ${id}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			trigger,
-			warmUp,
-			codeNode(uploads, label),
-			scanUploadNode({ id: 'scan', name: 'Scan', wait: true, options }),
-		],
-		connections: chain(['Start', 'Warm up', 'Make PDFs', 'Scan']),
-	};
+	return linear(id, `bench node ${id}`, [
+		trigger,
+		warmUp,
+		codeNode(uploads, label),
+		scanUploadNode({ id: 'scan', name: 'Scan', wait: true, options }),
+	]);
 }
 
 /**
@@ -148,65 +153,51 @@ export function nodeWorkflow(id, { uploads, concurrency, label }) {
  * @param {string} baseUrl
  */
 export function diyWorkflow(id, { uploads, label }, baseUrl) {
-	return {
-		id,
-		name: `bench diy ${id}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			trigger,
-			warmUp,
-			codeNode(uploads, label),
-			httpUploadNode(baseUrl),
-			{
-				id: 'wait',
-				name: 'Wait',
-				type: 'n8n-nodes-base.wait',
-				typeVersion: 1.1,
-				position: [600, 0],
-				webhookId: '5f0c7c1e-0000-4000-8000-00000000b001',
-				parameters: { amount: WAIT_SECONDS, unit: 'seconds' },
+	return linear(id, `bench diy ${id}`, [
+		trigger,
+		warmUp,
+		codeNode(uploads, label),
+		httpUploadNode(baseUrl),
+		{
+			id: 'wait',
+			name: 'Wait',
+			type: 'n8n-nodes-base.wait',
+			typeVersion: 1.1,
+			position: [600, 0],
+			webhookId: '5f0c7c1e-0000-4000-8000-00000000b001',
+			parameters: { amount: WAIT_SECONDS, unit: 'seconds' },
+		},
+		{
+			id: 'get',
+			name: 'Get',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [800, 0],
+			parameters: {
+				method: 'GET',
+				url: `=${baseUrl}/scans/{{ $json.data ? $json.data.id : $json.id }}`,
+				sendHeaders: true,
+				headerParameters: httpHeaders(),
+				options: {},
 			},
-			{
-				id: 'get',
-				name: 'Get',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [800, 0],
-				parameters: {
-					method: 'GET',
-					url: `=${baseUrl}/scans/{{ $json.data ? $json.data.id : $json.id }}`,
-					sendHeaders: true,
-					headerParameters: httpHeaders(),
-					options: {},
-				},
-			},
-		],
-		connections: chain(['Start', 'Warm up', 'Make PDFs', 'Upload', 'Wait', 'Get']),
-	};
+		},
+	]);
 }
 
 /** Document Scanning: Scan → Get Many, Return All. */
 export function returnAllWorkflow(id) {
-	return {
-		id,
-		name: `bench return all ${id}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			trigger,
-			{
-				id: 'list',
-				name: 'Scan',
-				type: 'n8n-nodes-document-scanning.documentScanning',
-				typeVersion: 1,
-				position: [200, 0],
-				credentials,
-				parameters: { resource: 'scan', operation: 'getAll', returnAll: true },
-			},
-		],
-		connections: chain(['Start', 'Scan']),
-	};
+	return linear(id, `bench return all ${id}`, [
+		trigger,
+		{
+			id: 'list',
+			name: 'Scan',
+			type: 'n8n-nodes-document-scanning.documentScanning',
+			typeVersion: 1,
+			position: [200, 0],
+			credentials,
+			parameters: { resource: 'scan', operation: 'getAll', returnAll: true },
+		},
+	]);
 }
 
 /** One upload with waiting and Continue On Fail, Wait Timeout `waitTimeoutS`. */
@@ -237,35 +228,21 @@ export function memoryWorkflow(id, { kind, concurrency }, baseUrl, dir) {
 		position: [200, 0],
 		parameters: { operation: 'read', fileSelector: `${dir}/*.pdf`, options: {} },
 	};
-	const base = {
-		id,
-		name: `bench memory ${kind} ${id}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-	};
-	if (kind === 'memNode') {
-		const upload = scanUploadNode({
-			id: 'upload',
-			name: 'Upload',
-			wait: false,
-			options: { concurrency },
-		});
-		return {
-			...base,
-			nodes: [trigger, read, upload],
-			connections: chain(['Start', 'Read files', 'Upload']),
-		};
-	}
-	if (kind === 'memHttpBatching') {
-		const upload = httpUploadNode(baseUrl, {
-			batching: { batch: { batchSize: concurrency, batchInterval: 0 } },
-		});
-		return {
-			...base,
-			nodes: [trigger, read, upload],
-			connections: chain(['Start', 'Read files', 'Upload']),
-		};
-	}
+	const name = `bench memory ${kind} ${id}`;
+	if (kind === 'memNode')
+		return linear(id, name, [
+			trigger,
+			read,
+			scanUploadNode({ id: 'upload', name: 'Upload', wait: false, options: { concurrency } }),
+		]);
+	if (kind === 'memHttpBatching')
+		return linear(id, name, [
+			trigger,
+			read,
+			httpUploadNode(baseUrl, {
+				batching: { batch: { batchSize: concurrency, batchInterval: 0 } },
+			}),
+		]);
 	const loop = {
 		id: 'loop',
 		name: 'Loop',
@@ -276,7 +253,7 @@ export function memoryWorkflow(id, { kind, concurrency }, baseUrl, dir) {
 	};
 	const upload = { ...httpUploadNode(baseUrl), position: [600, 100] };
 	return {
-		...base,
+		...linear(id, name, [trigger, read, loop]),
 		nodes: [trigger, read, loop, upload],
 		connections: {
 			...chain(['Start', 'Read files', 'Loop']),
