@@ -33,12 +33,7 @@ const RETRY_DELAYS_MS = [300, 1_000, 3_000];
 const MAX_RETRY_AFTER_SECONDS = 60;
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 
-async function getBaseUrl(ctx: ApiContext): Promise<string> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	return normalizeBaseUrl(ctx.getNode(), credentials.baseUrl);
-}
-
-/** The credential read once, for every paced request of the execution. */
+/** The credential and its checked base URL (with a pace: read once for the execution). */
 async function readCredential(ctx: ApiContext): Promise<ExecutionCredential> {
 	const data = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const node = ctx.getNode();
@@ -56,7 +51,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 	const credential = request.pace
 		? await (request.pace.credential ??= readCredential(this))
 		: undefined;
-	const baseURL = credential?.baseUrl ?? (await getBaseUrl(this));
+	const baseURL = credential?.baseUrl ?? (await readCredential(this)).baseUrl;
 	const retry = request.retry ?? request.method === 'GET';
 	const options: IHttpRequestOptions = {
 		method: request.method,
