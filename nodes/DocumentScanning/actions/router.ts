@@ -51,10 +51,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) ||
 			DEFAULT_CONCURRENCY,
 	);
-	// The upload's requests wait for the execution's pace themselves (upload/send.ts).
-	const pacedRequests = resource === 'scan' && operation === 'upload';
-	const run = async () =>
-		await runPhases.call(this, items.length, handler, concurrency, { pacedRequests });
+	const run = async () => await runPhases.call(this, items.length, handler, concurrency);
 	if (!runsAsTool(this.getNode())) return [await run()];
 	// As an AI tool even an error that stops the whole batch is the call's answer (execution/tool.ts).
 	try {

@@ -17,6 +17,11 @@ import { goesOnAfterFailure, runsAsTool } from './tool';
 export interface PhasedOperation<State = undefined> {
 	/** Makes the operation's state for one execution, before the first item is looked at. */
 	createState?(this: IExecuteFunctions): State;
+	/**
+	 * The operation's requests wait for the execution's pace themselves (the upload, whose item
+	 * also reads its file and may read listings); otherwise each item takes a place while it runs.
+	 */
+	pacesOwnRequests?: boolean;
 	/** Local checks of one item (no request, no credit): all items pass them before any request. */
 	validate?(
 		this: IExecuteFunctions,
@@ -50,7 +55,7 @@ export interface PhasedOperation<State = undefined> {
  * 1. local checks of every item (`validate`), before the first request;
  * 2. the requests, at the execution's pace (shared/pace.ts): up to `concurrency` at the
  *    service at once, starting lower and growing while the service answers quickly. An
- *    operation whose requests carry the pace themselves (`pacedRequests`: the upload, whose
+ *    operation whose requests carry the pace themselves (`pacesOwnRequests`: the upload, whose
  *    item also reads its file and may read listings) runs up to `concurrency` items side by
  *    side; otherwise each item takes a place of the pace while it runs;
  * 3. waiting: items whose scan is not final yet wait in the execution's one poller, which
@@ -68,7 +73,6 @@ export async function runPhases<State>(
 	itemCount: number,
 	operation: PhasedOperation<State>,
 	concurrency: number,
-	{ pacedRequests = false }: { pacedRequests?: boolean } = {},
 ): Promise<INodeExecutionData[]> {
 	const asTool = runsAsTool(this.getNode());
 	const continueOnFail = goesOnAfterFailure(this);
@@ -111,7 +115,7 @@ export async function runPhases<State>(
 				concurrency,
 				async (position) => {
 					const itemIndex = send[position];
-					const slot = pacedRequests ? undefined : await pace.acquire();
+					const slot = operation.pacesOwnRequests ? undefined : await pace.acquire();
 					const began = Date.now();
 					try {
 						const result = await operation.execute.call(this, itemIndex, scope);

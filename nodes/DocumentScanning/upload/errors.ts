@@ -10,13 +10,6 @@ import type { ItemFields } from '../execution/items';
 import type { ListingRequest } from './scanPages';
 import { LISTING_MAX_PAGES, MAX_REPEATS } from './scanPages';
 
-export interface FileRef {
-	itemIndex: number;
-	/** The user's file name (as checked; the name at the service may add a fingerprint). */
-	fileName: string;
-	templateId: number;
-}
-
 interface Options {
 	itemIndex?: number;
 	description: string;

@@ -7,8 +7,9 @@
  * leaves open are read by the shared rules (`fetchListPage`: a 404 or 422 after page 1 is a
  * page past the end; `classifyRepeat`: the last page served again, or page 1 for every page).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
+import type { ApiContext } from '../../shared/transport';
 import { endsListing, serverTimeOf } from '../../shared/transport';
 import type { Read } from '../../shared/transport/listingPages';
 import { fetchListPage } from '../../shared/transport/paging';
@@ -35,10 +36,10 @@ export interface ScanPage {
 }
 
 export async function readScanPage(
-	ctx: IExecuteFunctions,
+	ctx: ApiContext,
 	qs: IDataObject,
 	pageNumber: number,
-	itemIndex: number,
+	itemIndex?: number,
 ): Promise<ScanPage> {
 	const page = await fetchListPage(ctx, '/scans', qs, pageNumber, itemIndex);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);

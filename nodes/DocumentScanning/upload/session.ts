@@ -21,6 +21,7 @@ import { UploadLedger } from './ledger';
 import { checkBeforeUploads } from './precheck';
 import type { PreparedUpload } from './prepare';
 import { prepareUpload } from './prepare';
+import { createdAtMs } from './scanPages';
 import { send } from './send';
 import { TemplateIndexes } from './templateScans';
 
@@ -49,11 +50,6 @@ function settled<T>(): Settled<T> {
 	return { promise, resolve, reject };
 }
 
-function createdAtOf(scan: IDataObject): number {
-	const created = typeof scan.created_at === 'string' ? Date.parse(scan.created_at) : NaN;
-	return Number.isFinite(created) ? created : Date.now();
-}
-
 export class UploadSession {
 	private readonly prepared = new Map<number, PreparedUpload>();
 	private readonly indexes = new TemplateIndexes();
@@ -67,11 +63,6 @@ export class UploadSession {
 	private readonly outcomes = new Map<number, Settled<UploadOutcome>>();
 	/** Scans items of this execution got: each holds that item's file, so never another's. */
 	private readonly taken = new Set<number>();
-
-	/** Listing requests the upload path sent for templates (for tests and the benchmarks). */
-	get templateListingRequests(): number {
-		return this.indexes.requests;
-	}
 
 	/** Local checks of one item (no request): its settings and its file. */
 	async prepare(ctx: IExecuteFunctions, itemIndex: number): Promise<void> {
@@ -206,7 +197,7 @@ export class UploadSession {
 					fingerprinted: upload.fingerprint !== undefined,
 				});
 			}
-			this.gate.settle(charged, charged ? createdAtOf(outcome.scan) : undefined);
+			this.gate.settle(charged, charged ? (createdAtMs(outcome.scan) ?? Date.now()) : undefined);
 			return outcome;
 		} catch (error) {
 			if (charged === undefined) this.gate.settle(error instanceof OutcomeUnknownError);
@@ -255,17 +246,20 @@ export class UploadSession {
 		const hold = await this.gate.refused(ctx, status);
 		if (error instanceof OutcomeUnknownError) throw error;
 		const existing = await this.existingInstead(ctx, upload);
-		if (existing && !(existing instanceof Error)) return existing;
+		if (existing) return existing;
 		if (goesOnAfterFailure(ctx))
 			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status);
 		throw error;
 	}
 
-	/** "Return Existing Scan" and an upload not made: the scan with the file's fingerprint, if any. */
+	/**
+	 * "Return Existing Scan" and an upload not made: the scan with the file's fingerprint, if any
+	 * (a listing that fails here leaves the refusal's own error).
+	 */
 	private async existingInstead(
 		ctx: IExecuteFunctions,
 		upload: PreparedUpload,
-	): Promise<UploadOutcome | Error | undefined> {
+	): Promise<UploadOutcome | undefined> {
 		if (upload.onDuplicate !== 'returnExisting' || upload.fingerprint === undefined)
 			return undefined;
 		try {
@@ -277,8 +271,8 @@ export class UploadSession {
 					fileName: upload.file.fileName,
 				});
 			return found.length === 1 ? { kind: 'existing', scan: found[0] } : undefined;
-		} catch (error) {
-			return error as Error;
+		} catch {
+			return undefined;
 		}
 	}
 }

@@ -50,8 +50,6 @@ export class TemplateScans {
 	private reading?: Promise<void>;
 	/** The server answered page 2 with page 1: what lies beyond page 1 cannot be read. */
 	private onlyFirstPage = false;
-	/** Requests this index sent (for the benchmarks and tests). */
-	requests = 0;
 
 	constructor(
 		readonly templateId: number,
@@ -91,11 +89,6 @@ export class TemplateScans {
 		return (this.byName.get(normalizedFileName(userName)) ?? []).filter(
 			(scan) => fingerprintIn(scan.filename) === undefined && holdsFiles(scan, this.templateId),
 		);
-	}
-
-	/** Whether the whole listing was read (every scan older than the newest read is known). */
-	get complete(): boolean {
-		return this.ended;
 	}
 
 	/**
@@ -184,7 +177,6 @@ export class TemplateScans {
 		pageNumber: number,
 		request: ListingRequest,
 	): Promise<ScanPage> {
-		this.requests++;
 		return await readScanPage(ctx, { template_id: this.templateId }, pageNumber, request.itemIndex);
 	}
 
@@ -272,10 +264,5 @@ export class TemplateIndexes {
 	/** Every template's index learns the scans it holds. */
 	addAll(scans: IDataObject[], templateIds: Iterable<number>): void {
 		for (const templateId of templateIds) this.of(templateId).add(scans);
-	}
-
-	/** Listing requests the indexes sent. */
-	get requests(): number {
-		return [...this.byTemplate.values()].reduce((sum, index) => sum + index.requests, 0);
 	}
 }

@@ -104,6 +104,9 @@ const displayOptions = { show: { resource: ['scan'], operation: ['upload'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** Each upload waits for the execution's pace itself (upload/send.ts). */
+export const pacesOwnRequests = true;
+
 /** The execution's uploads, made before the first item is looked at. */
 export function createState(this: IExecuteFunctions): UploadSession {
 	return new UploadSession();

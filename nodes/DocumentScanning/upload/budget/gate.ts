@@ -74,9 +74,7 @@ export class LimitsGate {
 		} else {
 			this.left++;
 		}
-		const waiters = this.waiters;
-		this.waiters = [];
-		for (const wake of waiters) wake();
+		this.wake();
 	}
 
 	/** A 429 or 402 from the service: no further upload is sent. Returns when a retry can succeed. */
@@ -89,11 +87,16 @@ export class LimitsGate {
 						? Promise.resolve({ reason: 'credit', retryAfter: undefined })
 						: this.nextSlot(ctx),
 			};
-			const waiters = this.waiters;
-			this.waiters = [];
-			for (const wake of waiters) wake();
+			this.wake();
 		}
 		return await this.closed.hold;
+	}
+
+	/** Lets every waiting upload look again. */
+	private wake(): void {
+		const waiters = this.waiters;
+		this.waiters = [];
+		for (const wake of waiters) wake();
 	}
 
 	private addTime(at: number): void {

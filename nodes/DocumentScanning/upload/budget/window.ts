@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from '../../../shared/transport';
-import { endsListing, PAGE_SIZE, serverTimeOf } from '../../../shared/transport';
+import { PAGE_SIZE } from '../../../shared/transport';
 import { classifyRepeat } from '../../../shared/transport/listingEnds';
 import type { Read } from '../../../shared/transport/listingPages';
-import { fetchListPage } from '../../../shared/transport/paging';
+import { createdAtMs, readScanPage } from '../scanPages';
 
 /** The service's rolling window (spec: scans per rolling hour). */
 export const HOUR_MS = 60 * 60 * 1000;
@@ -26,8 +26,6 @@ export interface HourWindow {
 	times: number[];
 	/** Every scan the count read (newest first): the hour's uploads and the page past them. */
 	scans: IDataObject[];
-	/** Listing requests this count took. */
-	pages: number;
 }
 
 /**
@@ -44,8 +42,7 @@ export function inWindow(
 	const times: number[] = [];
 	let allOlder = scans.length > 0;
 	for (const scan of scans) {
-		const created = typeof scan.created_at === 'string' ? Date.parse(scan.created_at) : NaN;
-		const at = Number.isFinite(created) ? created : serverNow;
+		const at = createdAtMs(scan) ?? serverNow;
 		if (at > cutoff) {
 			times.push(Math.min(at, serverNow));
 			allOlder = false;
@@ -69,12 +66,12 @@ export async function readHourWindow(this: ApiContext): Promise<HourWindow> {
 	const scans: IDataObject[] = [];
 	let serverNow = Date.now();
 	let before: Read | undefined;
+	let last = false;
 	const read = async (pageNumber: number): Promise<Read> => {
-		const page = await fetchListPage(this, '/scans', {}, pageNumber);
-		if (pageNumber === 1 && before === undefined)
-			serverNow = serverTimeOf(page.headers) ?? serverNow;
-		const items = page.items.filter((scan) => typeof scan === 'object' && scan !== null);
-		return { ...page, items, pageNumber, sent: 0, received: 0 };
+		const page = await readScanPage(this, {}, pageNumber);
+		if (pageNumber === 1 && before === undefined) serverNow = page.serverTime ?? serverNow;
+		last = page.last;
+		return page.read;
 	};
 	for (let pageNumber = 1; ; pageNumber++) {
 		if (pageNumber > maxPages) throw uncountable(this, times.length);
@@ -87,14 +84,8 @@ export async function readHourWindow(this: ApiContext): Promise<HourWindow> {
 		scans.push(...fresh);
 		const found = inWindow(fresh, serverNow);
 		times.push(...found.times);
-		const done = () => ({
-			serverNow,
-			times: times.sort((a, b) => a - b),
-			scans,
-			pages: pageNumber,
-		});
-		if (found.allOlder || page.missing !== undefined || endsListing(page, pageNumber))
-			return done();
+		const done = () => ({ serverNow, times: times.sort((a, b) => a - b), scans });
+		if (found.allOlder || last) return done();
 		if (fresh.length === 0 && before) {
 			// Only scans already read: the last page again (the end), or page 1 for every page (a
 			// server that ignores `page`: the hour cannot be counted beyond page 1 unless page 1
