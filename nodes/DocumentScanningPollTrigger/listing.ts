@@ -95,7 +95,9 @@ async function readScans(
 	}
 	const ids = new Set(scans.keys());
 	// Read to its end, the listing showed every ID it holds: nothing below the last page.
-	const low = result.reachedEnd ? 1 : Math.min(...ids);
+	// A loop, not Math.min(...ids): a long poll lists more IDs than a call takes arguments.
+	let low = result.reachedEnd ? 1 : Infinity;
+	if (!result.reachedEnd) for (const id of ids) low = Math.min(low, id);
 	return {
 		scans,
 		topId: result.topId ?? 0,

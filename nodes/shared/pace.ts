@@ -57,8 +57,6 @@ export interface ExecutionCredential {
 	decrypted: ICredentialsDecrypted;
 }
 
-export type PaceChange = 'grow' | 'halve';
-
 export class Pace implements RequestPace {
 	private window: number;
 	private threshold: number;

@@ -44,7 +44,7 @@ export function fieldNames(errors: unknown): string[] {
 	return [];
 }
 
-function forItem(itemIndex: number | undefined): string {
+export function forItem(itemIndex: number | undefined): string {
 	return itemIndex === undefined ? '' : ` (item ${itemIndex})`;
 }
 

@@ -1,5 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 
+import { forItem } from './errorWording';
 import type { ApiContext } from './types';
 
 /**
@@ -7,13 +8,11 @@ import type { ApiContext } from './types';
  * server did and what to do. Nothing of a listing cut short is output (no silent loss).
  */
 
-const ofItem = (itemIndex?: number) => (itemIndex === undefined ? '' : ` (item ${itemIndex})`);
-
 /** Pages kept answering with records already read, and page 1 said the server does page. */
 export function restless(ctx: ApiContext, path: string, itemIndex?: number): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`The listing of ${path} kept moving while it was read; nothing was output${ofItem(itemIndex)}`,
+		`The listing of ${path} kept moving while it was read; nothing was output${forItem(itemIndex)}`,
 		{
 			itemIndex,
 			description:
@@ -31,7 +30,7 @@ export function pageIgnored(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`The service answered page 2 of ${path} with the same ${records} records as page 1: it seems to ignore the page parameter; nothing was output${ofItem(itemIndex)}`,
+		`The service answered page 2 of ${path} with the same ${records} records as page 1: it seems to ignore the page parameter; nothing was output${forItem(itemIndex)}`,
 		{
 			itemIndex,
 			description: `Either the service ignores \`page\` (then only the newest ${records} records can be listed: switch Return All off and set Limit to ${records} or less, or narrow the listing with Filters), or it holds exactly these ${records} and repeats its last page past the end (then run the node again once one more record exists).`,
@@ -49,7 +48,7 @@ export function endContradicted(
 	const answer = detail.status === undefined ? 'no records' : `HTTP ${detail.status}`;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`The service answered page ${detail.pageNumber} of ${path} with ${answer} although page 1 said the listing has ${detail.pages} pages; nothing was output${ofItem(itemIndex)}`,
+		`The service answered page ${detail.pageNumber} of ${path} with ${answer} although page 1 said the listing has ${detail.pages} pages; nothing was output${forItem(itemIndex)}`,
 		{
 			itemIndex,
 			description:

@@ -214,9 +214,10 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		pageIgnored: ending === 'ignored',
 		reachedEnd: toEnd,
 	};
+	const merged = ending === 'limit' || !grows ? merge(chain, new Map(), options.limit) : [];
 	const need =
 		ending === 'limit'
-			? lowestId(merge(chain, new Map(), options.limit))
+			? lowestId(merged)
 			: toEnd && last.items.length === 0
 				? -Infinity
 				: lowestId(last.items);
@@ -225,7 +226,7 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		const uncovered = result.pageIgnored
 			? undefined
 			: uncoveredFloor(chain, toEnd ? last : undefined, toEnd ? -Infinity : need);
-		return { ...result, records: merge(chain, new Map(), options.limit), uncovered, requests };
+		return { ...result, records: merged, uncovered, requests };
 	}
 
 	let open: number[] = [];

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { mapWithConcurrency } from '../concurrency';
 import type { ListPage } from './envelopes';
 import { unwrapList } from './envelopes';
+import { forItem } from './errorWording';
 import { endContradicted, pageIgnored, restless } from './listingErrors';
 import type { ListingPage, ListingReadOptions } from './listingReader';
 import {
@@ -191,9 +192,7 @@ function tooManyPages(
 	const { itemIndex } = options;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`The listing has more than ${maxPages} pages (${maxPages * PAGE_SIZE} records); nothing was output${
-			itemIndex === undefined ? '' : ` (item ${itemIndex})`
-		}`,
+		`The listing has more than ${maxPages} pages (${maxPages * PAGE_SIZE} records); nothing was output${forItem(itemIndex)}`,
 		{
 			itemIndex,
 			description:
@@ -210,9 +209,7 @@ function stableTooLong(
 ): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
-		`To list ${path} by this status exactly, the listing without the status filter is read too, and it has more than ${maxPages} pages; nothing was output${
-			itemIndex === undefined ? '' : ` (item ${itemIndex})`
-		}`,
+		`To list ${path} by this status exactly, the listing without the status filter is read too, and it has more than ${maxPages} pages; nothing was output${forItem(itemIndex)}`,
 		{
 			itemIndex,
 			description:
