@@ -17,12 +17,12 @@
  * Each line's entry holds the load average seen while it ran. A line that is not installed is
  * { skipped: "…" }.
  */
-import os from 'node:os';
 
 import { batchFigure } from './real-n8n/batch.mjs';
 import { returnAllFigure, timeoutFigure } from './real-n8n/listing.mjs';
 import { memoryFigure } from './real-n8n/memory.mjs';
-import { prepareLine, round } from './real-n8n/run.mjs';
+import { N8N_NODE, watchLoad } from './results-file.js';
+import { prepareLine } from './real-n8n/run.mjs';
 
 const FIGURES = {
 	batch: batchFigure,
@@ -30,22 +30,6 @@ const FIGURES = {
 	returnAll: returnAllFigure,
 	timeout: timeoutFigure,
 };
-
-/** Samples the 1-minute load average every 5 s until stopped: { min, mean, max, cores }. */
-function watchLoad() {
-	const samples = [os.loadavg()[0]];
-	const timer = setInterval(() => samples.push(os.loadavg()[0]), 5000);
-	return () => {
-		clearInterval(timer);
-		samples.push(os.loadavg()[0]);
-		return {
-			min: round(Math.min(...samples)),
-			mean: round(samples.reduce((a, b) => a + b, 0) / samples.length),
-			max: round(Math.max(...samples)),
-			cores: os.cpus().length,
-		};
-	};
-}
 
 export async function runRealN8n({ origin, lines, scenarios }) {
 	const baseUrl = `${origin}/api/v1`;
@@ -74,7 +58,7 @@ export async function runRealN8n({ origin, lines, scenarios }) {
 		}
 		results.push({
 			n8n: version,
-			node: 'Node 24 (.n8n-local)',
+			node: N8N_NODE,
 			startedAt,
 			loadAverage: stopWatching(),
 			figures,

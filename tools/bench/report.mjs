@@ -11,6 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { saveParts } from './results-file.js';
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const RESULTS = path.join(ROOT, 'docs', 'benchmarks', 'results.json');
 export const PAGE = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -367,11 +369,7 @@ function escape(text) {
  * `npm run bench`, e.g. the queue e2e's figures.
  */
 export function savePart(name, part) {
-	const results = readResults();
-	const parts = Object.fromEntries(
-		Object.entries({ ...results.parts, [name]: part }).sort(([a], [b]) => a.localeCompare(b)),
-	);
-	writeFileSync(RESULTS, JSON.stringify({ ...results, parts }, null, '\t') + '\n');
+	saveParts({ [name]: part });
 	writeDocs(readResults());
 }
 

@@ -6,11 +6,9 @@
  * (test/tools/bench-results.test.mjs) checks that every figure it quotes is in it. Without
  * `--save` a run writes only the ignored .bench/results.json.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import * as shared from './results-file';
 
-export const RESULTS_FILE = path.join(__dirname, '..', '..', 'docs', 'benchmarks', 'results.json');
+export const RESULTS_FILE: string = shared.RESULTS_FILE;
 
 export interface LoadAverage {
 	/** 1-minute load average of the machine, sampled every 5 s while the part ran. */
@@ -36,13 +34,7 @@ export interface Results {
 	parts: Record<string, Part>;
 }
 
-const ABOUT =
-	'Written by `npm run bench -- --save`; each part from its own run (date, machine, command, load average). docs/benchmarks.md explains every figure.';
-
-export function machine(): string {
-	const cpus = os.cpus();
-	return `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 1024 ** 3)} GB, ${process.platform}/${process.arch}`;
-}
+export const machine: () => string = shared.machine;
 
 /** The command that produced a part, as a reader types it. */
 export function command(): string {
@@ -51,39 +43,13 @@ export function command(): string {
 }
 
 /** Samples the 1-minute load average every 5 s until the returned function is called. */
-export function watchLoad(): () => LoadAverage {
-	const samples = [os.loadavg()[0]];
-	const timer = setInterval(() => samples.push(os.loadavg()[0]), 5000);
-	timer.unref();
-	return () => {
-		clearInterval(timer);
-		samples.push(os.loadavg()[0]);
-		const round = (value: number) => Math.round(value * 100) / 100;
-		return {
-			min: round(Math.min(...samples)),
-			mean: round(samples.reduce((a, b) => a + b, 0) / samples.length),
-			max: round(Math.max(...samples)),
-			cores: os.cpus().length,
-		};
-	};
-}
+export const watchLoad: () => () => LoadAverage = shared.watchLoad;
 
-export function readResults(file = RESULTS_FILE): Results {
-	if (!existsSync(file)) return { about: ABOUT, parts: {} };
-	return JSON.parse(readFileSync(file, 'utf8')) as Results;
-}
+export const readResults = (file = RESULTS_FILE): Results => shared.readResults(file) as Results;
 
 /** Replaces the named parts in the results file, keeping the others; returns the file's path. */
-export function saveParts(parts: Record<string, Part>, file = RESULTS_FILE): string {
-	const results = readResults(file);
-	const merged: Results = { about: ABOUT, parts: { ...results.parts, ...parts } };
-	merged.parts = Object.fromEntries(
-		Object.entries(merged.parts).sort(([a], [b]) => a.localeCompare(b)),
-	);
-	mkdirSync(path.dirname(file), { recursive: true });
-	writeFileSync(file, JSON.stringify(merged, null, '\t') + '\n');
-	return path.relative(path.join(__dirname, '..', '..'), file);
-}
+export const saveParts = (parts: Record<string, Part>, file = RESULTS_FILE): string =>
+	shared.saveParts(parts, file);
 
 /** A part measured by this process (n8n-core's engine of the tests). */
 export function enginePart(figures: unknown, loadAverage: LoadAverage): Part {
