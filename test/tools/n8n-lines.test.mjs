@@ -29,15 +29,13 @@ test('each version has its own install and homes; Node 24 is shared', () => {
 	assert.equal(two.bin, path.join(LOCAL, 'n8n-2.40.7', 'node_modules', 'n8n', 'bin', 'n8n'));
 });
 
-test('2.x installs with its overrides, without install scripts, then rebuilds the two native modules', () => {
+test('each line installs with its overrides, without install scripts, then rebuilds its native modules', () => {
 	const two = n8nLine('2.40.7');
 	assert.deepEqual(two.overrides, { xlsx: '0.18.5', linkedom: '0.18.14' });
-	assert.deepEqual(two.installArgs, ['--ignore-scripts=true']);
 	assert.deepEqual(two.rebuild, ['sqlite3', 'isolated-vm']);
 	assert.deepEqual(two.activateArgs('abc'), ['publish:workflow', '--id=abc']);
 	const one = n8nLine('1.123.81');
 	assert.deepEqual(one.overrides, { xlsx: '0.18.5' });
-	assert.deepEqual(one.installArgs, ['--ignore-scripts=false']);
-	assert.deepEqual(one.rebuild, []);
+	assert.deepEqual(one.rebuild, ['sqlite3']);
 	assert.deepEqual(one.activateArgs('abc'), ['update:workflow', '--id=abc', '--active=true']);
 });

@@ -25,6 +25,9 @@ const OUTER = {
 	npm_config_local_prefix: '/work/repo',
 	npm_config_global: 'true',
 	npm_config_ignore_scripts: 'true',
+	// A user's allow-scripts=sharp in ~/.npmrc: the outer npm passes it on; npm refuses it from the
+	// environment in a project's install (EALLOWSCRIPTS).
+	npm_config_allow_scripts: 'sharp',
 	npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
 	npm_config_npm_version: '11.19.1',
 	npm_config_node_gyp: '/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js',
@@ -63,6 +66,7 @@ test('drops what describes the outer npm and where it installs', () => {
 		'npm_config_local_prefix',
 		'npm_config_global',
 		'npm_config_ignore_scripts',
+		'npm_config_allow_scripts',
 		'npm_config_user_agent',
 		'npm_config_npm_version',
 		'npm_config_node_gyp',

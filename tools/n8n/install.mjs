@@ -101,6 +101,31 @@ function runTwice(cmd, args, options) {
 	}
 }
 
+/**
+ * The package.json of .n8n-local/node24/. npm reads install-script approvals (`allowScripts`) from
+ * the package.json of the folder it installs in: the `node` package's preinstall fetches the Node
+ * binary, so it is approved.
+ */
+export const NODE_PACKAGE = {
+	name: 'n8n-local-node',
+	private: true,
+	description: 'Node 24 for the local n8n',
+	allowScripts: { node: true },
+};
+
+/** The package.json of a line's n8n folder: n8n, its overrides, its approved install scripts. */
+export function linePackage(line) {
+	return {
+		name: 'n8n-local',
+		private: true,
+		description: 'The real n8n used by npm start / npm run e2e (see CONTRIBUTING.md, "Real n8n")',
+		dependencies: { n8n: line.version },
+		// Why each override is there and why only these install scripts run: n8nLine() in lines.mjs.
+		overrides: line.overrides,
+		allowScripts: Object.fromEntries(line.rebuild.map((name) => [name, true])),
+	};
+}
+
 function nodeWorks() {
 	if (!existsSync(NODE_BIN)) return false;
 	const r = spawnSync(NODE_BIN, ['-v'], { encoding: 'utf8' });
@@ -113,14 +138,7 @@ export function ensureNode() {
 		`installing Node ${NODE_SPEC} into ${path.relative(ROOT, NODE_DIR)} (npm install node@${NODE_SPEC}) ...`,
 	);
 	mkdirSync(NODE_DIR, { recursive: true });
-	writeFileSync(
-		path.join(NODE_DIR, 'package.json'),
-		JSON.stringify(
-			{ name: 'n8n-local-node', private: true, description: 'Node 24 for the local n8n' },
-			null,
-			2,
-		) + '\n',
-	);
+	writeFileSync(path.join(NODE_DIR, 'package.json'), JSON.stringify(NODE_PACKAGE, null, 2) + '\n');
 	const env = npmInstallEnv();
 	runTwice('npm', ['install', '--no-audit', '--no-fund', `node@${NODE_SPEC}`], {
 		cwd: NODE_DIR,
@@ -180,30 +198,17 @@ export function ensureN8n(line = DEFAULT_LINE) {
 	rmSync(line.marker, { force: true });
 	writeFileSync(
 		path.join(line.dir, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'n8n-local',
-				private: true,
-				description:
-					'The real n8n used by npm start / npm run e2e (see CONTRIBUTING.md, "Real n8n")',
-				dependencies: { n8n: line.version },
-				// See n8nLine() in tools/n8n/lines.mjs for why each override is there.
-				overrides: line.overrides,
-			},
-			null,
-			2,
-		) + '\n',
+		JSON.stringify(linePackage(line), null, 2) + '\n',
 	);
 	const env = toolEnv({}, { line });
 	const common = ['--no-audit', '--no-fund', '--loglevel=error'];
-	// ignore-scripts is always given on the command line: a user's ignore-scripts=true would
-	// otherwise leave 1.x's native modules unbuilt.
-	runTwice('npm', ['install', ...common, ...line.installArgs], { cwd: line.dir, env });
-	if (line.rebuild.length)
-		runTwice('npm', ['rebuild', ...common, '--ignore-scripts=false', ...line.rebuild], {
-			cwd: line.dir,
-			env,
-		});
+	// ignore-scripts is given on both command lines: the install runs no script, the rebuild the
+	// approved ones, even with a user's ignore-scripts=true.
+	runTwice('npm', ['install', ...common, '--ignore-scripts=true'], { cwd: line.dir, env });
+	runTwice('npm', ['rebuild', ...common, '--ignore-scripts=false', ...line.rebuild], {
+		cwd: line.dir,
+		env,
+	});
 	const version = n8nInstalledVersion(line);
 	if (version !== line.version)
 		throw new Error(`n8n install finished but found version ${version}`);

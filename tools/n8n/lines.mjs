@@ -42,12 +42,15 @@ export function pickVersion(argv = [], env = process.env) {
 }
 
 /**
- * Everything that depends on the n8n version. The install recipe differs per major line:
+ * Everything that depends on the n8n version. The install recipe:
  * - both: xlsx comes from a tarball outside the npm registry in n8n's own dependencies: override
- *   it with the registry's 0.18.5;
- * - 2.x: linkedom pinned to 0.18.14 as well, and `npm install --ignore-scripts` then `npm rebuild
- *   sqlite3 isolated-vm`: a Kafka client's install script needs hosts this machine cannot reach,
- *   and only those two native modules need building.
+ *   it with the registry's 0.18.5; 2.x pins linkedom to 0.18.14 as well;
+ * - both: `npm install --ignore-scripts`, then `npm rebuild` of the native modules n8n needs built
+ *   for Node 24, the only install scripts the install approves (`allowScripts` in the folder's
+ *   package.json, where npm reads them): sqlite3 (its prebuilt binaries come from GitHub, so it
+ *   builds), and on 2.x isolated-vm (1.x's ships a Node 24 binary). No other script runs: they
+ *   fetch prebuilt binaries or report telemetry, and a Kafka client's needs hosts this machine
+ *   cannot reach.
  */
 export function n8nLine(version) {
 	const major = Number(version.split('.')[0]);
@@ -62,8 +65,7 @@ export function n8nLine(version) {
 		home: path.join(LOCAL, `home-${version}`),
 		e2eHome: path.join(LOCAL, `e2e-home-${version}`),
 		overrides,
-		installArgs: major >= 2 ? ['--ignore-scripts=true'] : ['--ignore-scripts=false'],
-		rebuild: major >= 2 ? ['sqlite3', 'isolated-vm'] : [],
+		rebuild: major >= 2 ? ['sqlite3', 'isolated-vm'] : ['sqlite3'],
 		/** The CLI command that makes a workflow active (2.x: publishes its current version). */
 		activateArgs: (id) =>
 			major >= 2

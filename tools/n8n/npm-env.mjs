@@ -7,7 +7,9 @@
 // process, or what the install decides for itself, is dropped:
 //   - where to install: prefix, global, location, global-prefix, local-prefix, workspace(s);
 //   - the outer npm and Node: user-agent, npm-version, node-gyp, nodedir (set to Node 24's headers);
-//   - what the install command sets on its command line: ignore-scripts, dry-run, package-lock-only.
+//   - what the install command sets on its command line: ignore-scripts, dry-run, package-lock-only;
+//   - allow-scripts: npm refuses it from the environment in a project's install (EALLOWSCRIPTS),
+//     and the outer npm passes a user's .npmrc value on so; the inner npm still reads that .npmrc.
 
 /** npm_config_* keys (lower case, `_` for `-`) the inner install must not inherit. */
 export const OVERRIDDEN_NPM_CONFIG = [
@@ -26,6 +28,7 @@ export const OVERRIDDEN_NPM_CONFIG = [
 	'ignore_scripts',
 	'dry_run',
 	'package_lock_only',
+	'allow_scripts',
 ];
 
 /** True for a variable that describes the outer npm process rather than the user's settings. */
