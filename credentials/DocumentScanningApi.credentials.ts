@@ -1,4 +1,5 @@
 import { baseUrlTestExpression } from '../nodes/shared/transport/baseUrl';
+import { credentialTestRules } from '../nodes/shared/transport/errorWording';
 import type {
 	IAuthenticate,
 	Icon,
@@ -83,6 +84,7 @@ export class DocumentScanningApi implements ICredentialType {
 	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or with
 	// user:password@, a query or a fragment) is turned into an address that cannot resolve and
 	// names the problem: the rules and the expression come from nodes/shared/transport/baseUrl.ts.
+	// A 401, 403 or 404 shows the nodes' own words for it (`rules`), not the HTTP status text.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: baseUrlTestExpression(),
@@ -90,5 +92,6 @@ export class DocumentScanningApi implements ICredentialType {
 			method: 'GET',
 			headers: { Accept: 'application/json' },
 		},
+		rules: credentialTestRules(),
 	};
 }

@@ -123,6 +123,22 @@ describe('credential test (GET /account)', () => {
 		expect(noBusiness.status).toBe(403);
 	});
 
+	test("n8n shows the nodes' words for 401, 403 and a Base URL without /api/v1, not the status text", async () => {
+		const shown = async (baseUrl: string, apiKey: string) =>
+			(await runCredentialTest({ baseUrl, apiKey, authHeader: 'authorization' })).shown;
+		expect(await shown(sandbox.baseUrl, 'nope')).toMatch(
+			/^Authentication failed: the API key is missing or not valid\. Check the API key/,
+		);
+		expect(await shown(sandbox.baseUrl, NO_BUSINESS_API_KEY)).toMatch(
+			/^This account has no API access\. API access is part of the "Business" package/,
+		);
+		expect(await shown(sandbox.baseUrl.replace(/\/api\/v1$/, ''), DEFAULT_API_KEY)).toMatch(
+			/^Not found: the Base URL is probably missing the API version prefix/,
+		);
+		expect(await shown(sandbox.baseUrl, DEFAULT_API_KEY)).toBe('Connection successful!');
+		expect(await shown(sandbox.baseUrl, 'nope')).not.toContain('nope');
+	});
+
 	test('names the problem when the base URL is not http(s)', async () => {
 		const outcome = await runCredentialTest({
 			baseUrl: 'scan.example.com/api/v1',

@@ -142,6 +142,23 @@ describe('Scan → Get', () => {
 		expect(sb.get().control.requests()).toEqual([]);
 	});
 
+	test('an ID above 2^53 - 1 is refused as one the node cannot read exactly, before any request', async () => {
+		for (const scanId of ['9007199254740993', 12345678901234567890]) {
+			const result = await run(sb.env(), get({ scanId }));
+			expect(result.error?.message).toBe(
+				`Item 0: the field "Scan ID" must be at most 9007199254740991, the largest ID the node reads exactly, got "${String(scanId)}"`,
+			);
+		}
+		const exact = await run(sb.env(), get({ scanId: '9007199254740991' }));
+		expect(exact.error?.message).toMatch(/^Not found/);
+		expect(
+			sb
+				.get()
+				.control.requests()
+				.map((r) => r.path),
+		).toEqual(['/scans/9007199254740991']);
+	});
+
 	test('a GET that hits an internal error is retried and succeeds', async () => {
 		const [id] = sb.get().control.seedScans({ count: 1 });
 		sb.get().control.addFault({ method: 'GET', path: '^/scans/\\d+$', kind: 'status500' });

@@ -18,6 +18,11 @@ export interface CredentialTestOutcome {
 	headerNames: string[];
 	/** Network-level error text, when the request could not be made. */
 	networkError?: string;
+	/**
+	 * What n8n's credential tester shows for an answer (n8n 1.123 and 2.40, CredentialsTester):
+	 * the message of the `rules` entry for its status, else the HTTP status text.
+	 */
+	shown?: string;
 }
 
 /**
@@ -61,7 +66,13 @@ export async function runCredentialTest(
 	try {
 		const response = await fetch(url, { method: request.method ?? 'GET', headers });
 		await response.arrayBuffer();
-		return { status: response.status, url, headerNames: Object.keys(headers) };
+		const rule = (type.test.rules ?? []).find(
+			(r) => r.type === 'responseCode' && r.properties.value === response.status,
+		);
+		const shown = response.ok
+			? 'Connection successful!'
+			: (rule?.properties.message ?? response.statusText);
+		return { status: response.status, url, headerNames: Object.keys(headers), shown };
 	} catch (error) {
 		const cause = (error as Error & { cause?: Error }).cause;
 		return {

@@ -352,6 +352,21 @@ async function main() {
 		credTest.ok && credTestBody?.data?.status === 'OK',
 		JSON.stringify(credTestBody?.data ?? credTestBody),
 	);
+	// A wrong key: n8n shows the credential's rule for 401, not the status text "Unauthorized".
+	const wrongKey = await rest.request('POST', 'credentials/test', {
+		credentials: {
+			id: CREDENTIAL.id,
+			name: CREDENTIAL.name,
+			type: CREDENTIAL.type,
+			data: { baseUrl: sandbox.baseUrl, apiKey: 'sk_wrong', authHeader: 'authorization' },
+		},
+	});
+	const wrongKeyData = wrongKey.body?.data ?? {};
+	check(
+		'the credential test with a wrong key shows "Authentication failed: …" in n8n',
+		wrongKeyData.status === 'Error' && /^Authentication failed: /.test(wrongKeyData.message),
+		JSON.stringify(wrongKeyData),
+	);
 
 	for (const serverCheck of SERVER_CHECKS) {
 		const begun = Date.now();

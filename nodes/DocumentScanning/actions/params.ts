@@ -15,12 +15,18 @@ export function positiveId(
 	const value = isLocatorValue(raw) ? raw.value : raw;
 	const text =
 		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	if (/^[1-9][0-9]*$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
+	const digits = /^[1-9][0-9]*$/.test(text);
+	if (digits && Number.isSafeInteger(Number(text))) return Number(text);
 	const shown =
 		value === undefined || value === null || text === '' ? 'nothing' : `"${String(value)}"`;
+	// Above 2^53 - 1 a number is not exact in JavaScript, so n8n's JSON parsing of the service's
+	// answers could not tell such IDs apart: refused rather than read as a neighbour's.
+	const rule = digits
+		? `must be at most ${Number.MAX_SAFE_INTEGER}, the largest ID the node reads exactly`
+		: 'must be a positive whole number';
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`Item ${itemIndex}: the field "${fieldLabel}" must be a positive whole number, got ${shown}`,
+		`Item ${itemIndex}: the field "${fieldLabel}" ${rule}, got ${shown}`,
 		{
 			itemIndex,
 			description: `Enter the numeric ID (digits only, e.g. 12). No request was sent for this item.`,

@@ -133,6 +133,20 @@ function wordingFor(
 	}
 }
 
+/**
+ * The credential test's words for a refused GET /account. n8n's tester shows the message of the
+ * rule for the status, else only the HTTP status text ("Unauthorized").
+ */
+export function credentialTestRules() {
+	return [401, 403, 404].map((value) => {
+		const { message, description } = wordingFor(value, {}, {}, false);
+		return {
+			type: 'responseCode' as const,
+			properties: { value, message: `${message}. ${description}` },
+		};
+	});
+}
+
 export function apiError(
 	ctx: ApiContext,
 	response: ApiResponse,
