@@ -176,13 +176,27 @@ describe('the examples run against the sandbox', () => {
 		sandbox.control.reset();
 	});
 
-	test('first-scan (the README\'s first workflow): each sample invoice gives the fields the next node uses', async () => {
+	test('first-scan (the README\'s first workflow): each sample invoice sent through its form gives the fields the next node uses', async () => {
+		const { nodes } = examples.find((e) => e.file === 'first-scan.json')!.workflow;
+		// No node of the workflow reads the disk: it runs on n8n 2.x's default file access too.
+		expect(nodes.map((n) => n.type).sort()).toEqual([
+			'n8n-nodes-base.formTrigger',
+			'n8n-nodes-base.set',
+			'n8n-nodes-document-scanning.documentScanning',
+		]);
+		// The Form Trigger puts a file into the binary field named after its label, \W as "_"
+		// (n8n-nodes-base, prepareFormReturnItem, n8n 1.123 and 2.40): the upload reads that field.
+		const form = nodes.find((n) => n.type === 'n8n-nodes-base.formTrigger')!;
+		const [field] = (form.parameters.formFields as { values: IDataObject[] }).values;
+		expect(field).toMatchObject({ fieldType: 'file', multipleFiles: false, requiredField: true });
+		const binaryField = String(field.fieldLabel).replace(/\W/g, '_');
 		const node = exampleNode('first-scan.json');
+		expect(node.parameters.binaryPropertyName).toBe(binaryField);
 		const files = sampleInvoices();
 		const { output, error } = await runNode({
 			parameters: node.parameters,
 			typeVersion: node.typeVersion,
-			items: files.map(({ file, pdf }) => binaryItem(pdf, file, 'application/pdf')),
+			items: files.map(({ file, pdf }) => binaryItem(pdf, file, 'application/pdf', {}, binaryField)),
 			env: env(),
 		});
 		expect(error).toBeUndefined();

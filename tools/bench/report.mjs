@@ -349,7 +349,7 @@ export function headline(results) {
 		`${HEADLINE_START} (\`npm run bench\`, ${machine}, ${dates[0] ?? '?'}${dates.at(-1) !== dates[0] ? ` to ${dates.at(-1)}` : ''}${heavy ? ', under load' : ''}): ` +
 		`200 documents with results in ${lines(pairs.map((p) => `${x(p.node.ratioToProcessing)} the processing time on n8n ${p.version}`))} ` +
 		`(do-it-yourself: ${lines(pairs.map((p) => x(p.diy.ratioToProcessing)))}); ` +
-		`the upload step's memory ${lines(memory.map(({ version, part }) => `${x(part.figures[0].ratios.memHttpLoop)} the HTTP Request node's on ${version}`))}. ` +
+		`the upload step's memory, both sending 5 at a time (Concurrency ${memory[0]?.part.figures[0].concurrency ?? '?'}), ${lines(memory.map(({ version, part }) => `${x(part.figures[0].ratios.memHttpLoop)} the HTTP Request node's on ${version}`))}. ` +
 		`Every figure, the machine and the load: [docs/benchmarks.md](docs/benchmarks.md).`
 	);
 }

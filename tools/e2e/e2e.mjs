@@ -178,9 +178,14 @@ async function main() {
 	);
 	const sandboxClient = new SandboxClient(sandbox.baseUrl, SANDBOX_KEY);
 	const api = sandboxApi(sandbox.baseUrl, SANDBOX_KEY);
+	// `n8n start` runs at n8n's default file access (2.x: ~/.n8n-files only; 1.x: any folder), as a
+	// user's n8n does: the README's first workflow must run there (checks/first-scan.mjs). The
+	// examples that read .n8n-local/files/ run with `n8n execute` (env) before it.
+	const { N8N_RESTRICT_FILE_ACCESS_TO: _filesDir, ...serverEnv } = env;
 	const ctx = {
 		line,
 		env,
+		serverEnv,
 		home,
 		n8nUrl,
 		cookie: undefined,
@@ -290,7 +295,7 @@ async function main() {
 	// ---- n8n start: types loaded, credential test, then SERVER_CHECKS -------------------------
 	t = Date.now();
 	const startN8n = async () => {
-		n8n = n8nSpawn(['start'], { env });
+		n8n = n8nSpawn(['start'], { env: ctx.serverEnv });
 		prefixOutput(n8n.stdout, '[n8n] ', verbose ? process.stdout : null, (l) => n8nLog.push(l));
 		prefixOutput(n8n.stderr, '[n8n] ', verbose ? process.stderr : null, (l) => n8nLog.push(l));
 		await waitForN8n(n8nUrl, { child: n8n });

@@ -388,8 +388,9 @@ async function checkWorkflow(ctx, workflow, id) {
 			`${icon.src} ${icon.width}x${icon.height}`,
 		);
 	}
-	// The canvas as opened (icons loaded, nothing selected yet).
-	if (upload) await screenshot(page, path.join(ctx.imagesDir, 'workflow-canvas.png'));
+	// The canvas as opened (icons loaded, nothing selected yet): the README's first workflow.
+	if (workflow.file === 'first-scan.json')
+		await screenshot(page, path.join(ctx.imagesDir, 'workflow-canvas.png'));
 
 	for (const node of ours) {
 		const ndv = await openNodeView(page, canvasNode(page, { name: node.name }));

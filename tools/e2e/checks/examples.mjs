@@ -317,7 +317,7 @@ async function scanEventsPolling(ctx) {
 
 /** Which check covers which file, and in which phase; run in this order. */
 export const EXAMPLE_CHECKS = {
-	'first-scan.json': { phase: 'cli', run: firstScan },
+	'first-scan.json': { phase: 'server', run: firstScan },
 	'daily-credit-check.json': { phase: 'cli', run: dailyCreditCheck },
 	'invoice-line-items-to-erp.json': {
 		phase: 'cli',

@@ -10,13 +10,14 @@ import { SandboxClient } from '../sandbox-client.mjs';
  * @typedef {object} E2eContext
  * @property {ReturnType<import('../../n8n/lines.mjs').n8nLine>} line  the n8n line under test
  * @property {Record<string,string>} env      n8nEnv() of the e2e instance (n8nSync/n8nSpawn take it)
+ * @property {Record<string,string>} serverEnv env of `n8n start`: n8n's default file access
  * @property {string} home                    its N8N_USER_FOLDER
  * @property {string} n8nUrl                  e.g. http://localhost:41234/ (once `n8n start` is up)
  * @property {string} cookie                  the owner's session cookie for /rest calls
  * @property {string} sandboxBaseUrl          the sandbox's API base URL (…/api/v1)
  * @property {string} apiKey                  the sandbox key of the imported credential
  * @property {{id:string,name:string,type:string}} credential
- * @property {string} filesDir                the folder n8n may read files from (sample invoices)
+ * @property {string} filesDir                the folder `n8n execute` may read files from (sample invoices)
  * @property {string[]} n8nLog                every line `n8n start` printed so far
  * @property {() => Promise<void>} restartN8n stops and starts `n8n start` (same home, port); new cookie
  * @property {(name:string, ok:boolean, detail?:string) => boolean} check
