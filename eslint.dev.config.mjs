@@ -3,7 +3,7 @@
 // covers the package's own files: `npm run lint` runs it on nodes/, credentials/ and
 // package.json. Here the same config applies, less the rules about what a node may do inside
 // n8n: tests, the sandbox and scripts read the environment, use the file system, print to the
-// console and build errors freely. Decision: docs/decisions.md, "n8n's official lint".
+// console and build errors freely. Why: docs/design.md, "Tooling".
 // n8n's config lints TypeScript only; the tools' JavaScript (.mjs, .js) gets ESLint's own
 // recommended rules with Node's globals.
 import js from '@eslint/js';

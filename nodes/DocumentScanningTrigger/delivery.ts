@@ -28,7 +28,7 @@ import type { StoredWebhook } from './webhookLifecycle';
  * is not waited out (whatever its Retry-After). The 200 has been sent and the service does not
  * redeliver, so until the execution starts the event lives only in this process; n8n starts it
  * only when this handler returns. Waiting up to 60 s would delay every such execution and risk
- * the event on a restart; the item carries fetchError instead (see docs/decisions.md).
+ * the event on a restart; the item carries fetchError instead (see docs/design.md, "Webhook trigger").
  */
 export const FETCH_TIMEOUT_MS = 5_000;
 

@@ -71,7 +71,9 @@ test.each([
 	'docs/reference.md',
 	'docs/sandbox.md',
 	'docs/local-n8n.md',
-	'docs/decisions.md',
+	'docs/design.md',
+	'docs/benchmarks.md',
+	'docs/releasing.md',
 	'docs/verification.md',
 ])('%s: relative links point at files and headings that exist', (file) => {
 	const dir = path.dirname(path.join(root, file));

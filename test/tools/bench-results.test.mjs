@@ -87,7 +87,7 @@ test("the README's one benchmark line is the results file's headline", () => {
 });
 
 test('the other docs quote no benchmark ratio of their own; they link to docs/benchmarks.md', () => {
-	for (const file of ['docs/reference.md', 'docs/design-batches.md', 'CONTRIBUTING.md']) {
+	for (const file of ['docs/reference.md', 'docs/design.md', 'CONTRIBUTING.md']) {
 		const text = read(file);
 		for (const line of text.split('\n').filter((l) => /npm run bench/.test(l)))
 			assert.doesNotMatch(line, /\d(\.\d+)?×/, `${file}: ${line}`);

@@ -100,7 +100,7 @@ test('one client and one signer: no tool signs, logs in or calls /__sandbox or /
 		const rel = path.relative(ROOT, file);
 		if (/createHmac\(/.test(text)) offenders.push(`${rel}: signs (use sandbox/signing.js)`);
 		// The real-n8n benchmark runs under the launcher's Node with its own small control call,
-		// and the editor check's REST calls run inside the browser page (docs/decisions.md, "Tools").
+		// and the editor check's REST calls run inside the browser page (docs/design.md, "Tooling").
 		if (rel === 'tools/bench/real-n8n/run.mjs' || rel === 'tools/bench/sandbox-process.ts')
 			continue;
 		if (/fetch\([^)]*__sandbox/.test(text)) offenders.push(`${rel}: /__sandbox by hand`);

@@ -6,7 +6,7 @@
 //   2. node_modules/@n8n/node-cli -> tools/n8n-node-cli/node_modules/@n8n/node-cli (a link, so the
 //      root's `import '@n8n/node-cli/eslint'` resolves; the CLI's own dependencies resolve from
 //      the tools folder).
-// Why a separate folder and --ignore-scripts: docs/decisions.md, "n8n's official lint".
+// Why a separate folder and --ignore-scripts: docs/design.md, "Tooling".
 // The user's npm settings (registry, proxy, cache) apply; only the outer npm's own variables
 // are dropped (tools/n8n/npm-env.mjs).
 import { spawnSync } from 'node:child_process';

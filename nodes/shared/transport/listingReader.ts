@@ -9,7 +9,7 @@ import { joins, merge, provesAll, repairGaps } from './listingRepair';
 /**
  * Reads a listing that is paged by position (`page` = 1, 2, …, ordered by ID, newest first)
  * while other clients change it. Pure: the requests come from `fetchPage`, so the rules below
- * are tested on their own over shifting, odd and hostile input. docs/design-listings.md gives
+ * are tested on their own over shifting, odd and hostile input. docs/design.md ("Listings read exactly once") gives
  * the arguments in full.
  *
  * Guarantee: every record listed from the start to the end of the read comes out exactly once;

@@ -20,7 +20,7 @@ import { idsOf, isEndPage, overlaps, recordId } from './listingPages';
  * T (and so nothing listed throughout) was missed down to there. Otherwise each open gap is
  * repaired: page k+1 is read again, and the pages after it, until a read shares a record with
  * the old page k+1 (or the listing ends); being read after page k, those reads miss nothing R
- * between k and the old k+1 (docs/design-listings.md gives the argument in full).
+ * between k and the old k+1 (docs/design.md, "Listings read exactly once", gives the argument).
  */
 
 /** Whether neighbouring reads are known to leave no record out between them. */
