@@ -4,7 +4,7 @@
  * and reference-defaults; file names: doc-paths; benchmark figures: test/tools/bench-results.)
  * Left to review: what a mechanism does and why, and the wording of messages in prose.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeType } from 'n8n-workflow';
@@ -229,6 +229,21 @@ describe('counts and limits', () => {
 
 	test('IDs: the docs give the largest one the action node reads exactly', () => {
 		for (const file of USER_DOCS) expect(prose(file)).toContain(String(Number.MAX_SAFE_INTEGER));
+	});
+});
+
+test('the contributor docs stay readable in one sitting: CONTRIBUTING and docs/ without the reference, at most 1,200 lines', () => {
+	const files = [
+		'CONTRIBUTING.md',
+		...readdirSync(path.join(root, 'docs'))
+			.filter((f) => f.endsWith('.md') && f !== 'reference.md')
+			.map((f) => `docs/${f}`),
+	];
+	const lines = files.reduce((sum, file) => sum + read(file).trimEnd().split('\n').length, 0);
+	expect({ files: files.length, lines, atMost: lines <= 1200 }).toEqual({
+		files: files.length,
+		lines,
+		atMost: true,
 	});
 });
 
