@@ -123,7 +123,7 @@ describe('credential test (GET /account)', () => {
 		expect(noBusiness.status).toBe(403);
 	});
 
-	test("n8n shows the nodes' words for 401, 403 and a Base URL without /api/v1, not the status text", async () => {
+	test("n8n 2.x shows the nodes' words for 401, 403 and a Base URL without /api/v1, not the status text", async () => {
 		const shown = async (baseUrl: string, apiKey: string) =>
 			(await runCredentialTest({ baseUrl, apiKey, authHeader: 'authorization' })).shown;
 		expect(await shown(sandbox.baseUrl, 'nope')).toMatch(

@@ -19,8 +19,9 @@ export interface CredentialTestOutcome {
 	/** Network-level error text, when the request could not be made. */
 	networkError?: string;
 	/**
-	 * What n8n's credential tester shows for an answer (n8n 1.123 and 2.40, CredentialsTester):
-	 * the message of the `rules` entry for its status, else the HTTP status text.
+	 * What n8n 2.x's credential tester shows for an answer (CredentialsTester, 2.40.7): the message
+	 * of the `rules` entry for its status, else the HTTP status text. (n8n 1.123 loses the HTTP
+	 * error's response before its tester reads it, so it applies no rule: the e2e shows both.)
 	 */
 	shown?: string;
 }
