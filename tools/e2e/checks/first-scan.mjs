@@ -32,13 +32,21 @@ export async function firstScan(ctx) {
 		`HTTP ${activated.status}; N8N_RESTRICT_FILE_ACCESS_TO ${restricted === undefined ? 'unset' : `"${restricted}"`}`,
 	);
 	if (!activated.ok) return;
+	const formUrl = new URL('form/first-scan', ctx.n8nUrl);
 	try {
+		// 2.x finishes an activation after the REST call returns: the form is there once it renders.
+		const formShown = async () => {
+			const res = await fetch(formUrl);
+			await res.arrayBuffer();
+			return res.ok || undefined;
+		};
+		await waitFor(formShown, { timeoutMs: 30_000 });
 		const answers = [];
 		for (const { file } of SAMPLE_INVOICES) {
 			const form = new FormData();
 			const pdf = readFileSync(path.join(ctx.filesDir, 'invoices', file));
 			form.append('field-0', new Blob([pdf], { type: 'application/pdf' }), file);
-			const res = await fetch(new URL('form/first-scan', ctx.n8nUrl), {
+			const res = await fetch(formUrl, {
 				method: 'POST',
 				body: form,
 			});
