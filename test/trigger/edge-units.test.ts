@@ -61,10 +61,21 @@ describe('scanIdFromDelivery', () => {
 
 	it('names a missing scan_id', () => {
 		expect(scanIdFromDelivery('{"event":"scan.failed","data":{}}')).toEqual({
-			problem: expect.stringContaining('names no data.scan_id'),
+			problem: expect.stringContaining('names no data.scan_id (nor data.id)'),
 		});
 		expect(scanIdFromDelivery('{"event":"scan.failed"}')).toEqual({
-			problem: expect.stringContaining('names no data.scan_id'),
+			problem: expect.stringContaining('names no data.scan_id (nor data.id)'),
+		});
+	});
+
+	it('takes data.id when data.scan_id is missing or null (a scan.failed shape), never when scan_id is refused', () => {
+		expect(scanIdFromDelivery('{"data":{"id":42}}')).toEqual({ id: '42' });
+		expect(scanIdFromDelivery('{"data":{"scan_id":null,"id":"43"}}')).toEqual({ id: '43' });
+		expect(scanIdFromDelivery('{"data":{"scan_id":0,"id":44}}')).toEqual({
+			problem: expect.stringContaining('data.scan_id of the delivery is not a positive integer'),
+		});
+		expect(scanIdFromDelivery('{"data":{"id":-1}}')).toEqual({
+			problem: expect.stringContaining('data.id of the delivery is not a positive integer'),
 		});
 	});
 });
@@ -149,16 +160,22 @@ describe('replayProblem with a fixed clock', () => {
 		expect(replayProblem(undefined, 300, now)).toMatch(/no timestamp/);
 	});
 
-	it('the option value: default 300, numbers and numeric strings kept, nonsense falls back to 300', () => {
-		expect(replayToleranceSeconds(undefined)).toBe(300);
-		expect(replayToleranceSeconds(null)).toBe(300);
-		expect(replayToleranceSeconds(0.5)).toBe(0.5);
-		expect(replayToleranceSeconds('')).toBe(300);
-		expect(replayToleranceSeconds(0)).toBe(0);
-		expect(replayToleranceSeconds(30)).toBe(30);
-		expect(replayToleranceSeconds('600')).toBe(600);
-		expect(replayToleranceSeconds(-1)).toBe(300);
-		expect(replayToleranceSeconds('abc')).toBe(300);
-		expect(replayToleranceSeconds(Number.POSITIVE_INFINITY)).toBe(300);
+	it("the option value: the version's default (300 in version 1, 3600 from 1.1), numbers and numeric strings kept, nonsense falls back to it", () => {
+		for (const [version, fallback] of [
+			[1, 300],
+			[1.1, 3600],
+		]) {
+			const tolerance = (raw: unknown) => replayToleranceSeconds(raw, version);
+			expect(tolerance(undefined)).toBe(fallback);
+			expect(tolerance(null)).toBe(fallback);
+			expect(tolerance(0.5)).toBe(0.5);
+			expect(tolerance('')).toBe(fallback);
+			expect(tolerance(0)).toBe(0);
+			expect(tolerance(30)).toBe(30);
+			expect(tolerance('600')).toBe(600);
+			expect(tolerance(-1)).toBe(fallback);
+			expect(tolerance('abc')).toBe(fallback);
+			expect(tolerance(Number.POSITIVE_INFINITY)).toBe(fallback);
+		}
 	});
 });

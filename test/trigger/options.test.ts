@@ -138,7 +138,7 @@ describe('Include Full Scan', () => {
 		expect(record.success).toBe(true);
 		expect(item.event).toBe(body.event);
 		expect(item.timestamp).toBe(body.timestamp);
-		expect(item.data).toEqual(body.data);
+		expect(item.data).toEqual({ ...body.data, original_filename: body.data.filename });
 		expect(item.scan).toMatchObject({
 			id: scanId,
 			reviewed_data: { invoice_number: 'R-1 corrected' },
