@@ -13,6 +13,7 @@ import {
 	STUCK_MAX_PAUSE_MS,
 	WAITING_STATUSES,
 } from './state';
+import { isFullScan } from '../shared/scans/status';
 import { inUnseen, updateUnseen } from './unseen';
 
 /** When a scan reached its final state (`updated_at`), or NaN without a readable time. */
@@ -78,7 +79,8 @@ export function commit(
 				else continue;
 			}
 		}
-		if (!isFinal(scan)) {
+		// A finished scan is emitted with its data: a brief listed record waits for its GET (listing.ts).
+		if (!isFinal(scan) || (!isFullScan(scan) && !observation.whole.has(id))) {
 			pending.add(id);
 			if (isUnlisted(scan) && isFollowDue(current, id, now)) unlisted.set(id, String(scan.status));
 			continue;

@@ -10,6 +10,7 @@ import {
 	observe,
 	observeAtActivation,
 	readPage,
+	wholeScan,
 } from './listing';
 import { commit, heldBack } from './commit';
 import type { CommitResult, Observation } from './state';
@@ -43,7 +44,7 @@ async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[]
 	for (let pageNumber = 1; pageNumber <= MANUAL_MAX_PAGES; pageNumber++) {
 		const page = await readPage(ctx, pageNumber);
 		const newest = page.items.find((scan) => isFinal(scan) && accepts(scan, events, options));
-		if (newest) return [toItems([newest], options, new Date())];
+		if (newest) return [toItems([await wholeScan(ctx, newest)], options, new Date())];
 		if (page.last) break;
 	}
 	throw new NodeOperationError(ctx.getNode(), 'No finished scan matches this trigger yet', {
@@ -75,7 +76,7 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 
 	const { events, options } = settings(this);
 	const now = Date.now();
-	const observation = await observe(this, before, now);
+	const observation = await observe(this, before, now, (scan) => accepts(scan, events, options));
 
 	// Commit against the state as it is now: an overlapping poll may have committed meanwhile.
 	const current = readState(staticData) ?? before;

@@ -196,6 +196,8 @@ export interface Observation {
 	fetched: number[];
 	/** Pending IDs whose own GET failed this poll, with the error message. */
 	failed: Map<number, string>;
+	/** IDs whose record came from GET /scans/{id}: the whole scan, whatever fields it has. */
+	whole: Set<number>;
 }
 
 export interface CommitResult {
