@@ -95,6 +95,7 @@ export function commit(
 	// A failed GET or an unlisted status stays with its scan: back-off, then give up.
 	const stuck: Record<string, StuckScan> = {};
 	const givenUp: CommitResult['givenUp'] = [];
+	const strange: CommitResult['strange'] = [];
 	for (const [key, entry] of Object.entries(current.stuck)) {
 		const seen = observation.scans.get(Number(key));
 		if (pending.has(Number(key)) && (seen === undefined || isUnlisted(seen))) stuck[key] = entry;
@@ -110,6 +111,7 @@ export function commit(
 			lastError: message,
 			...(status === undefined ? {} : { status }),
 		};
+		if (status !== undefined && failures === 1) strange.push({ id, status });
 		if (failures >= STUCK_MAX_FAILURES) {
 			pending.delete(id);
 			delete stuck[String(id)];
@@ -154,6 +156,7 @@ export function commit(
 		emit: emit.sort(byCompletion),
 		dropped,
 		givenUp,
+		strange,
 		resurfaced,
 		late,
 	};

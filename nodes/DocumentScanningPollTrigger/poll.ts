@@ -14,7 +14,7 @@ import {
 } from './listing';
 import { commit, heldBack } from './commit';
 import type { CommitResult, Observation } from './state';
-import { initialState, isFinal, readState, writeState } from './state';
+import { initialState, isFinal, readState, STUCK_MAX_FAILURES, writeState } from './state';
 
 /**
  * `poll()` of the Document Scanning Poll Trigger.
@@ -105,6 +105,11 @@ function logOutcome(
 		const listed = observation.listed;
 		ctx.logger.warn(
 			`${pageIgnoredWords(listed?.ids.size ?? 0)} Scans ${horizon + 1} to ${(listed?.low ?? horizon + 1) - 1} could not be listed and have not started the workflow; the trigger stays at scan ${horizon} and lists them once the service answers \`page\`.`,
+		);
+	}
+	for (const { id, status } of result.strange) {
+		ctx.logger.warn(
+			`${NAME}: scan ${id} shows status "${status}", which is not one the API lists; it is looked at again with back-off and given up after ${STUCK_MAX_FAILURES} looks unless it finishes`,
 		);
 	}
 	for (const stuck of result.givenUp) {

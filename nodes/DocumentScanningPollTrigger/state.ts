@@ -208,6 +208,8 @@ export interface CommitResult {
 	dropped: number[];
 	/** Pending scans given up after STUCK_MAX_FAILURES strikes in a row. */
 	givenUp: Array<{ id: number } & StuckScan>;
+	/** Followed scans seen in a status the API does not list for the first time. */
+	strange: Array<{ id: number; status: string }>;
 	/** Scans found unfinished below the window of late scans, not followed before: followed now. */
 	resurfaced: Array<{ id: number; status: string }>;
 	/** Scans listed late (in an unseen range) this poll. */

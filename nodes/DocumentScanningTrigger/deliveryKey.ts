@@ -11,8 +11,8 @@ import { isPlainObject } from '../shared/transport';
  *   the ID (`scan_id`, `id`: the key names it, as a number or a string), as canonical JSON (keys sorted, no spacing). The same result sent again, signed again or with
  *   a new timestamp keeps its key; a new result of the same scan (processed again: another status
  *   or other data) gets a new one.
- * - `sha256:<digest>` of the canonical body without its time fields otherwise (e.g. the sample
- *   deliveries with `scan_id` 0).
+ * - `sha256:<digest>` of the canonical body without its time fields (and `data`'s) otherwise
+ *   (e.g. the sample deliveries with `scan_id` 0).
  *
  * The digest is the first 16 hex digits of a SHA-256. Values are compared as JSON.parse reads
  * them. Neither the secret nor anything derived from it is part of the key.
@@ -55,13 +55,16 @@ function canonical(root: unknown): string {
 	return out;
 }
 
-function digest(record: IDataObject, left: RegExp): string {
-	const kept = Object.fromEntries(Object.entries(record).filter(([key]) => !left.test(key)));
-	return createHash('sha256').update(canonical(kept)).digest('hex').slice(0, 16);
-}
+const without = (record: IDataObject, left: RegExp): IDataObject =>
+	Object.fromEntries(Object.entries(record).filter(([key]) => !left.test(key)));
+
+const digest = (value: unknown): string =>
+	createHash('sha256').update(canonical(value)).digest('hex').slice(0, 16);
 
 export function deliveryKey(event: string, body: IDataObject, scanId: string | undefined): string {
-	if (scanId !== undefined && isPlainObject(body.data))
-		return `${event}:${scanId}:${digest(body.data, TIME_OR_ID)}`;
-	return `sha256:${digest(body, TIME_FIELD)}`;
+	const data = isPlainObject(body.data) ? body.data : undefined;
+	if (scanId !== undefined && data)
+		return `${event}:${scanId}:${digest(without(data, TIME_OR_ID))}`;
+	const timeless = without(body, TIME_FIELD);
+	return `sha256:${digest(data ? { ...timeless, data: without(data, TIME_FIELD) } : timeless)}`;
 }

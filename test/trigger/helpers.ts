@@ -125,7 +125,7 @@ export function keyOf(body: IDataObject, scanId?: string): string {
 	const data = body.data as IDataObject | undefined;
 	return scanId !== undefined && typeof data === 'object' && data !== null && !Array.isArray(data)
 		? `${String(body.event)}:${scanId}:${resultDigest(data, true)}`
-		: `sha256:${resultDigest(body)}`;
+		: `sha256:${resultDigest(typeof data === 'object' && data !== null && !Array.isArray(data) ? { ...body, data: Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'timestamp' && !key.endsWith('_at'))) } : body)}`;
 }
 
 /**

@@ -11,6 +11,8 @@
 import { FINGERPRINT_LENGTH, FINGERPRINT_PATTERN as PATTERN } from '../../shared/scans/fileName';
 import { normalizedFileName } from './fileNames';
 
+export { FINGERPRINT_LENGTH };
+
 /** Longest file name the node sends: the user's part is shortened to fit, never the marker or the extension. */
 export const MAX_SENT_NAME_LENGTH = 255;
 
