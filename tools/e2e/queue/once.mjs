@@ -14,6 +14,7 @@ import { pgClient } from './services.mjs';
 import { replacement } from './processes.mjs';
 import { api, signer, waitFor, waitUntilServed } from './checks.mjs';
 import { deliveryKeyOf } from '../delivery-key.mjs';
+import { runDataOf } from '../../n8n/rest.mjs';
 
 const FILE = 'deliveries-once-into-postgres.json';
 const ID = 'docscanQueueOnce';
@@ -38,7 +39,6 @@ function importExample(ctx) {
 			user: ctx.pg.user,
 			password: 'trust',
 			ssl: 'disable',
-			allowUnauthorizedCerts: true,
 		},
 	};
 	writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify([credential]));
@@ -168,13 +168,25 @@ export async function runOnceChecks(ctx) {
 				keys[0],
 			])
 		).rows[0]?.original_filename;
+		const statuses = (
+			await db.query(
+				`select status, count(*)::int as n from execution_entity where "workflowId" = $1 group by status`,
+				[ID],
+			)
+		).rows.map((r) => `${r.n} ${r.status}`);
+		const errored = (await rest.executions(ID, 50)).find((e) => e.status === 'error');
+		const failure = errored
+			? Object.entries(runDataOf(await rest.execution(errored.id)))
+					.map(([node, runs]) => `${node}: ${runs?.[0]?.error?.message ?? 'ok'}`)
+					.join('; ')
+			: undefined;
 		check(
 			`queue: the example "${example.name}": copies at once to both webhook processes (${PAIRS} pairs) and a repeat of each of ${BURST} deliveries sent ${BURST_AT_ONCE} at a time: every result booked in the ERP exactly once (0 doubled effects), though ${ran - sent.length} more executions ran`,
 			answers.every((a) => a.status === 200) &&
 				keys.every((key) => booked.get(key) === 1) &&
 				booked.size === keys.length &&
 				names === 'qonce-pair-0.pdf',
-			`${answers.length} deliveries, ${ran} executions for ${keys.length} results; ${booked.size} booked, ${doubled} doubled; original_filename ${names}`,
+			`${answers.length} deliveries, ${ran} executions for ${keys.length} results (${statuses.join(', ')}); ${booked.size} booked, ${doubled} doubled; original_filename ${names}${failure ? `; an error: ${failure}` : ''}`,
 		);
 		figures[
 			`sink example: executions for ${keys.length} results (copies at once, bursts of repeats)`
