@@ -116,7 +116,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 
 	// A repeat of a delivery that started an execution: 200, so the service stops sending it,
 	// and no second execution. Checked before the replay window: a known repeat is no late one.
-	const scanId = scanIdFromDelivery(rawText);
+	const scanId = scanIdFromDelivery(body);
 	const key = deliveryKey(event, body, 'id' in scanId ? scanId.id : undefined);
 	const windowSeconds = repeatWindowSeconds(tolerance);
 	if (firstReceivedAt(staticData, key, now, windowSeconds) !== undefined) {

@@ -2,8 +2,8 @@
  * Property-based tests (fast-check, fixed seeds) of the delivery key (deliveryKey.ts, issue 33
  * §2) over every body shape the trigger accepts: `data.scan_id` as a number or a digit string,
  * `data.id` (a scan.failed shape), no usable scan ID (samples, 0, negatives), no `data`, odd and
- * hostile members, any nesting. The key is read as the trigger reads it: scanId.ts on the bytes,
- * then deliveryKey on the parsed body.
+ * hostile members, any nesting. The key is read as the trigger reads it: scanId.ts and
+ * deliveryKey on the parsed body.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -15,7 +15,7 @@ import { runs } from '../support/property-runs';
 /** The key of raw bytes as the trigger computes it. */
 function keyOfRaw(raw: string): string {
 	const body = JSON.parse(raw) as IDataObject;
-	const scanId = scanIdFromDelivery(raw);
+	const scanId = scanIdFromDelivery(body);
 	return deliveryKey(String(body.event), body, 'id' in scanId ? scanId.id : undefined);
 }
 
@@ -105,7 +105,7 @@ describe('the delivery key over every accepted body shape', () => {
 		fc.assert(
 			fc.property(body, (b) => {
 				const raw = bytes(b);
-				const scanId = scanIdFromDelivery(raw);
+				const scanId = scanIdFromDelivery(JSON.parse(raw) as IDataObject);
 				const key = keyOfRaw(raw);
 				if ('id' in scanId)
 					expect(key).toMatch(new RegExp(`^${b.event}:${scanId.id}:[0-9a-f]{16}$`));

@@ -138,7 +138,8 @@ export function asItem(raw: string | Buffer): IDataObject {
 	const body = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as IDataObject;
 	const data = body.data as IDataObject | undefined;
 	const named = data?.scan_id ?? data?.id;
-	const digits = typeof named === 'number' || typeof named === 'string' ? String(named) : '';
+	const exact = typeof named === 'number' ? Number.isSafeInteger(named) : typeof named === 'string';
+	const digits = exact ? String(named) : '';
 	const item: IDataObject = {
 		...body,
 		deliveryKey: keyOf(body, /^[1-9][0-9]*$/.test(digits) ? digits : undefined),
