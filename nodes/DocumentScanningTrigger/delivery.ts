@@ -33,10 +33,9 @@ import type { StoredWebhook } from './webhookLifecycle';
  */
 
 /**
- * Upper bound for `GET /scans/{id}` ("Include Full Scan"): one attempt, no retries, and a 429
- * is not waited out (whatever its Retry-After). The 200 has been sent, so until the execution
- * starts the event lives only in this process; n8n starts it only when this handler returns. Waiting up to 60 s would delay every such execution and risk
- * the event on a restart; the item carries fetchError instead (see docs/decisions.md).
+ * Upper bound for `GET /scans/{id}` ("Include Full Scan"): one attempt, no retries, a 429 not
+ * waited out. The 200 is sent and n8n starts the execution only when this handler returns: a
+ * long wait would delay it and risk the event on a restart; the item carries fetchError instead.
  */
 export const FETCH_TIMEOUT_MS = 5_000;
 

@@ -4,18 +4,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../shared/transport';
 
 /**
- * The stable key of a delivery: its result, not its bytes (issue 33 §2).
- *
- * - `<event>:<scan ID>:<digest>` (e.g. `scan.completed:42:1f0c…`) when the signed body names the
- *   scan (scanId.ts): the digest covers `data` without its time fields (`timestamp`, `*_at`) and
- *   the ID (`scan_id`, `id`: the key names it, as a number or a string), as canonical JSON (keys sorted, no spacing). The same result sent again, signed again or with
- *   a new timestamp keeps its key; a new result of the same scan (processed again: another status
- *   or other data) gets a new one.
- * - `sha256:<digest>` of the canonical body without its time fields (and `data`'s) otherwise
- *   (e.g. the sample deliveries with `scan_id` 0).
- *
- * The digest is the first 16 hex digits of a SHA-256. Values are compared as JSON.parse reads
- * them. Neither the secret nor anything derived from it is part of the key.
+ * The key of a delivery: its result, not its bytes (issue 33 §2). `<event>:<scan ID>:<digest>`
+ * when the body names its scan (scanId.ts), the digest over `data` without its time fields
+ * (`timestamp`, `*_at`) and the ID; else `sha256:<digest>` of the body without time fields (its
+ * and `data`'s). A digest is 16 hex digits of the SHA-256 of canonical JSON (keys sorted, no
+ * spacing) of the values as JSON.parse reads them. The same result resent, signed anew or
+ * restamped keeps its key; a new result of the scan gets a new one. Nothing secret is in it.
  */
 
 const TIME_FIELD = /^timestamp$|_at$/;

@@ -4,13 +4,12 @@ import type { IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { apiRequestFull, apiRequestList, CREDENTIAL_TYPE, unwrapRecord } from '../shared/transport';
 
 /**
- * The signing secret kept at the service, where no write-back of n8n's static data can undo it
- * (issue 33 §1). The service shows a webhook's secret only in the answer that creates it, once
- * its URL is fixed, so a second webhook of this node, made right after, carries it: the key
- * carrier, `<node URL>?ds_seal=<ID and secret of the first, AES-256-GCM>`, subscribed to
- * `scan.failed` (an event list may not be empty); its deliveries start nothing. The key is
- * derived from the credential's API key, a fixed label, the workflow and the node's webhook:
- * only this node with this key opens it; to others (logs, proxies) it is noise.
+ * The signing secret kept at the service, where no write-back of static data can undo it (issue
+ * 33 §1). The service shows a secret only in the answer that creates the webhook, once its URL is
+ * fixed, so a second webhook made right after carries it: the key carrier, `<node URL>?ds_seal=
+ * <ID and secret of the first, AES-256-GCM>`, on `scan.failed` (events may not be empty); its
+ * deliveries start nothing. The key is derived from the API key, a label, the workflow and the
+ * node's webhook: only this node with this key opens it; to others (logs, proxies) it is noise.
  */
 
 export const SEAL_PARAMETER = 'ds_seal';
@@ -53,16 +52,9 @@ export async function createKeyCarrier(
 	sealed.searchParams.set(SEAL_PARAMETER, value);
 	let problem = 'the service did not keep the query of its URL';
 	try {
-		const record = unwrapRecord(
-			(
-				await apiRequestFull.call(ctx, {
-					method: 'POST',
-					path: '/webhooks',
-					body: { name, url: sealed.toString(), events: ['scan.failed'] },
-					retry: false,
-				})
-			).body,
-		);
+		const body = { name, url: sealed.toString(), events: ['scan.failed'] };
+		const answer = await apiRequestFull.call(ctx, { method: 'POST', path: '/webhooks', body });
+		const record = unwrapRecord(answer.body);
 		if (sealIn(record.url) === value) return true;
 		const path = `/webhooks/${encodeURIComponent(String(record.id))}`;
 		if (record.id !== undefined) await apiRequestFull.call(ctx, { method: 'DELETE', path });

@@ -1,20 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * The record of recent deliveries that started an execution, in the node's workflow static data:
- * `recentDeliveries: { <delivery key>: <signed at, ms since the epoch> }`. A delivery whose key
- * is in it is a repeat: answered 200, no execution. Only deliveries whose secret the service
- * holds write it (keyCarrier.ts): a write-back of an older copy then costs no registration.
- *
- * n8n reads a workflow's static data when a webhook request arrives and writes it back whole
- * after `webhook()` returned, in whichever process took the request, without a lock: copies
- * handled at the same moment both run, and two deliveries handled at once may drop each other's
- * key. Each item carries its `deliveryKey` for a sink that takes each result once (at least once).
- *
- * A key is kept while a repeat of its delivery could be inside the replay tolerance, and at
- * least an hour. At most MAX_REMEMBERED keys: when more are needed, the oldest (by signed time)
- * go, and `forgottenUpTo` keeps the latest signed time that went. Deliveries signed at or before
- * it are late (replay.ts): the tolerance in effect shrinks, and no forgotten key runs again.
+ * The record of deliveries that started an execution, in static data: `recentDeliveries: {
+ * <delivery key>: <signed at, epoch ms> }`; a key in it is a repeat (200, no execution). Only
+ * deliveries whose secret the service holds write it (keyCarrier.ts). n8n writes static data
+ * back whole after each webhook request, without a lock: copies at the same moment both run, and
+ * deliveries at once may drop each other's key (at least once; items carry `deliveryKey`).
+ * Keys are kept for the replay tolerance, at least an hour, at most MAX_REMEMBERED: beyond it
+ * the oldest by signed time go, and `forgottenUpTo` keeps the latest that went. Deliveries signed
+ * at or before it are late (replay.ts): the tolerance shrinks, no forgotten key runs again.
  */
 
 /** Keys are kept at least this long (and at least the replay tolerance). */

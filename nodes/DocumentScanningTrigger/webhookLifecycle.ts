@@ -12,13 +12,11 @@ import { recordEvents, selectedEvents } from '../shared/events';
 import { createKeyCarrier, sealIn } from './keyCarrier';
 
 /**
- * Registration of the trigger's webhook at the service (`webhookMethods.default`).
- *
- * The service holds the registration: this node's webhooks are found in GET /webhooks by their
- * URL (without its query), and the signing secret by its key carrier (keyCarrier.ts). The
- * workflow's static data keeps a copy (and, for a service that drops a URL's query, the only
- * one), which a slow delivery's write-back may set back: deliveries then read the secret from
- * the carrier (delivery.ts). There is no module-level state.
+ * Registration of the trigger's webhook at the service (`webhookMethods.default`). The service
+ * holds it: this node's webhooks are found in GET /webhooks by their URL (without query), the
+ * signing secret by its key carrier (keyCarrier.ts). Static data keeps a copy (for a service
+ * that drops a URL's query, the only one); a slow delivery's write-back may set it back, and
+ * deliveries then read the carrier (delivery.ts). No module-level state.
  */
 
 /** What the node keeps in `getWorkflowStaticData('node')`. */
@@ -62,17 +60,13 @@ function sameUrl(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The active flag of a webhook record: `is_active` or `active` booleans, or a `status`
- * string. A record without any flag counts as active.
+ * The active flag of a webhook record: `is_active` or `active` (a boolean, 0 / 1, or their
+ * text), or a `status` string. A record without any flag counts as active.
  */
 export function isRecordActive(record: IDataObject): boolean {
 	for (const key of ['is_active', 'active'] as const) {
-		const value = record[key];
-		if (typeof value === 'boolean') return value;
-		if (value === 0 || value === 1) return value === 1;
-		if (typeof value === 'string' && /^(true|false|0|1)$/i.test(value.trim())) {
-			return /^(true|1)$/i.test(value.trim());
-		}
+		const value = String(record[key]).trim().toLowerCase();
+		if (/^(true|false|0|1)$/.test(value)) return value === 'true' || value === '1';
 	}
 	if (typeof record.status === 'string') {
 		return ['active', 'enabled', 'ok'].includes(record.status.trim().toLowerCase());
@@ -154,19 +148,13 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 }
 
 function refusedUrlError(ctx: IHookFunctions, url: string, cause: NodeApiError): NodeApiError {
-	const isTestUrl = /\/webhook-test\//.test(url);
-	let host = '';
-	try {
-		host = new URL(url).hostname;
-	} catch {
-		host = '';
-	}
-	const isLocal =
-		/^(localhost|127\.|\[?::1\]?$|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(
-			host,
-		) || !host.includes('.');
+	const host = /^[a-z]+:\/\/(\[[^\]]*\]|[^/:]*)/i.exec(url)?.[1] ?? '';
+	const local =
+		/\/webhook-test\//.test(url) ||
+		!host.includes('.') ||
+		/^(localhost|127\.|\[::1\]$|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
 	const serverDetail = cause.description ? `\nThe service said: ${cause.description}` : '';
-	const error = new NodeApiError(
+	return new NodeApiError(
 		ctx.getNode(),
 		{ httpCode: '422', message: `The webhook URL ${url} was refused` } as JsonObject,
 		{
@@ -176,13 +164,12 @@ function refusedUrlError(ctx: IHookFunctions, url: string, cause: NodeApiError):
 					`The service delivers events to ${url}, which must be a public https:// address it can reach.`,
 					'Set the WEBHOOK_URL environment variable of n8n to the public HTTPS address n8n is reachable at (e.g. WEBHOOK_URL=https://n8n.example.com/), restart n8n, then activate the workflow again. A tunnel or reverse proxy with a certificate works too.',
 					`Test URLs (/webhook-test/...) on localhost are refused by the real service as well: it cannot reach your machine, so testing this trigger needs the same public HTTPS address.${
-						isTestUrl || isLocal ? ' This is such a URL.' : ''
+						local ? ' This is such a URL.' : ''
 					}`,
 				].join('\n') + serverDetail,
 			httpCode: '422',
 		},
 	);
-	return error;
 }
 
 /**
