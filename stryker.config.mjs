@@ -13,10 +13,9 @@ const GROUPS = {
 		mutate: [
 			'nodes/DocumentScanningTrigger/signature.ts',
 			'nodes/DocumentScanningTrigger/replay.ts',
-			'nodes/DocumentScanningTrigger/rawJson.ts',
 			'nodes/DocumentScanningTrigger/scanId.ts',
 		],
-		unit: ['edge-units', 'signature-units', 'raw-json.property'].map(
+		unit: ['edge-units', 'signature-units', 'scan-id.property'].map(
 			(name) => `<rootDir>/test/trigger/${name}.test.ts`,
 		),
 		engine: ['<rootDir>/test/trigger/*.test.ts'],

@@ -122,6 +122,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return;
 		}
 		if (fault?.kind === 'latency') await core.requestTimers.sleep(fault.latencyMs);
+		if (fault?.kind === 'hold') await core.faults.hold();
 		// Network latency of a real service (option latencyMs), before the request is handled.
 		if (core.options.latencyMs > 0) await core.requestTimers.sleep(core.options.latencyMs);
 

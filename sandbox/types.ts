@@ -49,6 +49,11 @@ export interface SandboxOptions {
 	 * field, 'brief' only id, status, filename, template_id, created_at and updated_at.
 	 */
 	listedScans?: 'full' | 'brief';
+	/**
+	 * The spec does not show the webhook record: 'kept' (default) stores and lists a webhook's
+	 * url as given, 'dropped' without its query (`?…`).
+	 */
+	webhookUrlQuery?: 'kept' | 'dropped';
 	/** Allow http:// and loopback/private webhook hosts. Default false. */
 	allowInsecureWebhookUrls?: boolean;
 	/** Delay of each processing step (uploaded -> processing -> terminal). Default 1000. */
@@ -77,6 +82,7 @@ export const LIVE_OPTION_KEYS = [
 	'storedFilename',
 	'duplicateCheck',
 	'listedScans',
+	'webhookUrlQuery',
 	'allowInsecureWebhookUrls',
 	'processingDelayMs',
 	'latencyMs',
@@ -86,7 +92,7 @@ export const LIVE_OPTION_KEYS = [
 	'log',
 ] as const;
 
-export type FaultKind = 'status500' | 'drop' | 'latency' | 'dropAfterCommit' | 'status';
+export type FaultKind = 'status500' | 'drop' | 'latency' | 'dropAfterCommit' | 'status' | 'hold';
 
 export interface FaultSpec {
 	/** HTTP method to match (case-insensitive); any when omitted. */

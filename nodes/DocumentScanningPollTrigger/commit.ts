@@ -13,6 +13,7 @@ import {
 	STUCK_MAX_PAUSE_MS,
 	WAITING_STATUSES,
 } from './state';
+import { isFullScan } from '../shared/scans/status';
 import { inUnseen, updateUnseen } from './unseen';
 
 /** When a scan reached its final state (`updated_at`), or NaN without a readable time. */
@@ -78,7 +79,8 @@ export function commit(
 				else continue;
 			}
 		}
-		if (!isFinal(scan)) {
+		// A finished scan is emitted with its data: a brief listed record waits for its GET (listing.ts).
+		if (!isFinal(scan) || (!isFullScan(scan) && !observation.whole.has(id))) {
 			pending.add(id);
 			if (isUnlisted(scan) && isFollowDue(current, id, now)) unlisted.set(id, String(scan.status));
 			continue;
@@ -93,6 +95,7 @@ export function commit(
 	// A failed GET or an unlisted status stays with its scan: back-off, then give up.
 	const stuck: Record<string, StuckScan> = {};
 	const givenUp: CommitResult['givenUp'] = [];
+	const strange: CommitResult['strange'] = [];
 	for (const [key, entry] of Object.entries(current.stuck)) {
 		const seen = observation.scans.get(Number(key));
 		if (pending.has(Number(key)) && (seen === undefined || isUnlisted(seen))) stuck[key] = entry;
@@ -108,6 +111,7 @@ export function commit(
 			lastError: message,
 			...(status === undefined ? {} : { status }),
 		};
+		if (status !== undefined && failures === 1) strange.push({ id, status });
 		if (failures >= STUCK_MAX_FAILURES) {
 			pending.delete(id);
 			delete stuck[String(id)];
@@ -152,6 +156,7 @@ export function commit(
 		emit: emit.sort(byCompletion),
 		dropped,
 		givenUp,
+		strange,
 		resurfaced,
 		late,
 	};

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { withOriginalName } from '../shared/scans/fileName';
 import { eventRows } from '../shared/scans/output';
 import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
 
@@ -21,10 +22,10 @@ export function eventOf(scan: IDataObject): 'scan.completed' | 'scan.failed' | u
 	return undefined;
 }
 
-/** `data` of the item: `scan_id` first, then every field of the record except `id`. */
+/** `data` of the item: `scan_id` first, then every field of the record except `id`, and `original_filename`. */
 export function eventData(scan: IDataObject): IDataObject {
 	const { id, ...rest } = scan;
-	return { scan_id: id ?? rest.scan_id ?? null, ...rest };
+	return { scan_id: id ?? rest.scan_id ?? null, ...withOriginalName(rest) };
 }
 
 /** The event body: `timestamp` is the scan's `updated_at` (when it reached its final state). */

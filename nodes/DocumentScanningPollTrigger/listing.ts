@@ -15,8 +15,9 @@ import { endContradicted, restless } from '../shared/transport/listingErrors';
 import { fetchListPage } from '../shared/transport/paging';
 import { followPlan } from './follow';
 import type { Observation, PollState } from './state';
-import { isFollowDue, scanIdOf } from './state';
-import { lowestUnseen } from './unseen';
+import { isFullScan } from '../shared/scans/status';
+import { isFinal, isFollowDue, scanIdOf } from './state';
+import { inUnseen, lowestUnseen } from './unseen';
 
 /**
  * The requests of one poll. Nothing here changes the state: a listing request that fails
@@ -28,6 +29,8 @@ import { lowestUnseen } from './unseen';
 
 /** Pending scans fetched one by one per poll when they are deeper than the pages read. */
 export const MAX_SINGLE_FETCHES = 10;
+/** Finished scans listed without every field, read by ID per poll before they are emitted. */
+export const MAX_WHOLE_READS = 25;
 /** Answers to a single fetch that concern the account, not the scan: they fail the poll. */
 const ACCOUNT_WIDE = new Set([401, 403, 429]);
 /** Pages "Fetch Test Event" looks through for a finished scan. */
@@ -128,12 +131,15 @@ export async function observeAtActivation(ctx: IPollFunctions): Promise<ListingR
  * Reads from page 1 down to the horizon and the lowest unseen ID, and on down towards the
  * followed scans (follow.ts decides how far), then fetches the followed scans that were not on
  * those pages and are due (see `isFollowDue`), at most MAX_SINGLE_FETCHES, in the order of
- * `pending`. A failing single fetch is recorded in `failed`; it does not fail the poll.
+ * `pending`. A failing single fetch is recorded in `failed`; it does not fail the poll. New
+ * finished scans that `accept` takes, listed without every field (isFullScan), are read by ID,
+ * at most MAX_WHOLE_READS, lowest first; the others wait in `pending` for a later poll.
  */
 export async function observe(
 	ctx: IPollFunctions,
 	state: PollState,
 	now: number,
+	accept: (scan: IDataObject) => boolean = () => true,
 ): Promise<Observation> {
 	const plan = followPlan({
 		horizon: state.horizon,
@@ -147,6 +153,23 @@ export async function observe(
 	const gone = new Set<number>();
 	const fetched: number[] = [];
 	const failed = new Map<number, string>();
+	const whole = new Set<number>();
+	const pending = new Set(state.pending);
+	const brief = [...scans.entries()]
+		.filter(([, scan]) => isFinal(scan) && !isFullScan(scan) && accept(scan))
+		.filter(([id]) => id > state.horizon || pending.has(id) || inUnseen(state.unseen, id))
+		.map(([id]) => id)
+		.sort((a, b) => a - b)
+		.slice(0, MAX_WHOLE_READS);
+	for (const id of brief) {
+		const answer = await fetchOne(ctx, id);
+		if ('failure' in answer && ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0))
+			throw answer.failure;
+		if ('scan' in answer && answer.scan !== undefined) {
+			scans.set(id, answer.scan);
+			whole.add(id);
+		}
+	}
 	for (const id of state.pending) {
 		if (scans.has(id)) continue;
 		if (fetched.length >= MAX_SINGLE_FETCHES) break;
@@ -164,6 +187,7 @@ export async function observe(
 			gone.add(id);
 		} else {
 			scans.set(id, answer.scan);
+			whole.add(id);
 		}
 	}
 	return {
@@ -174,7 +198,16 @@ export async function observe(
 		gone,
 		fetched,
 		failed,
+		whole,
 	};
+}
+
+/** The scan as GET /scans/{id} gives it, unless the listed record has every field already. */
+export async function wholeScan(ctx: IPollFunctions, scan: IDataObject): Promise<IDataObject> {
+	if (isFullScan(scan)) return scan;
+	const answer = await fetchOne(ctx, scanIdOf(scan) ?? 0);
+	if ('failure' in answer) throw answer.failure;
+	return answer.scan ?? scan;
 }
 
 /** One pending scan by ID, one attempt (a later poll retries, with back-off: state.ts); undefined scan: 404. */

@@ -10,10 +10,11 @@ import {
 	observe,
 	observeAtActivation,
 	readPage,
+	wholeScan,
 } from './listing';
 import { commit, heldBack } from './commit';
 import type { CommitResult, Observation } from './state';
-import { initialState, isFinal, readState, writeState } from './state';
+import { initialState, isFinal, readState, STUCK_MAX_FAILURES, writeState } from './state';
 
 /**
  * `poll()` of the Document Scanning Poll Trigger.
@@ -43,7 +44,7 @@ async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[]
 	for (let pageNumber = 1; pageNumber <= MANUAL_MAX_PAGES; pageNumber++) {
 		const page = await readPage(ctx, pageNumber);
 		const newest = page.items.find((scan) => isFinal(scan) && accepts(scan, events, options));
-		if (newest) return [toItems([newest], options, new Date())];
+		if (newest) return [toItems([await wholeScan(ctx, newest)], options, new Date())];
 		if (page.last) break;
 	}
 	throw new NodeOperationError(ctx.getNode(), 'No finished scan matches this trigger yet', {
@@ -75,7 +76,7 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 
 	const { events, options } = settings(this);
 	const now = Date.now();
-	const observation = await observe(this, before, now);
+	const observation = await observe(this, before, now, (scan) => accepts(scan, events, options));
 
 	// Commit against the state as it is now: an overlapping poll may have committed meanwhile.
 	const current = readState(staticData) ?? before;
@@ -104,6 +105,11 @@ function logOutcome(
 		const listed = observation.listed;
 		ctx.logger.warn(
 			`${pageIgnoredWords(listed?.ids.size ?? 0)} Scans ${horizon + 1} to ${(listed?.low ?? horizon + 1) - 1} could not be listed and have not started the workflow; the trigger stays at scan ${horizon} and lists them once the service answers \`page\`.`,
+		);
+	}
+	for (const { id, status } of result.strange) {
+		ctx.logger.warn(
+			`${NAME}: scan ${id} shows status "${status}", which is not one the API lists; it is looked at again with back-off and given up after ${STUCK_MAX_FAILURES} looks unless it finishes`,
 		);
 	}
 	for (const stuck of result.givenUp) {

@@ -196,6 +196,8 @@ export interface Observation {
 	fetched: number[];
 	/** Pending IDs whose own GET failed this poll, with the error message. */
 	failed: Map<number, string>;
+	/** IDs whose record came from GET /scans/{id}: the whole scan, whatever fields it has. */
+	whole: Set<number>;
 }
 
 export interface CommitResult {
@@ -206,6 +208,8 @@ export interface CommitResult {
 	dropped: number[];
 	/** Pending scans given up after STUCK_MAX_FAILURES strikes in a row. */
 	givenUp: Array<{ id: number } & StuckScan>;
+	/** Followed scans seen in a status the API does not list for the first time. */
+	strange: Array<{ id: number; status: string }>;
 	/** Scans found unfinished below the window of late scans, not followed before: followed now. */
 	resurfaced: Array<{ id: number; status: string }>;
 	/** Scans listed late (in an unseen range) this poll. */

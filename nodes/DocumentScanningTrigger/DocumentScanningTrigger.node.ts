@@ -21,7 +21,7 @@ export class DocumentScanningTrigger implements INodeType {
 			dark: 'file:../DocumentScanning/documentScanning.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		version: [1, 1.1],
 		subtitle: '={{ ($parameter["events"] || []).join(", ") }}',
 		description: 'Starts the workflow when a scan completes or fails',
 		defaults: { name: 'Document Scanning Trigger' },

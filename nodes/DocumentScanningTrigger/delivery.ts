@@ -5,12 +5,20 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { withOriginalName } from '../shared/scans/fileName';
 import { eventRows } from '../shared/scans/output';
 import { apiRequest, isPlainObject } from '../shared/transport';
 import { deliveryKey } from './deliveryKey';
+import { keysAtService, SEAL_PARAMETER } from './keyCarrier';
 import { bodyText, rawBodyOf } from './rawBody';
-import { firstReceivedAt, MAX_REMEMBERED, remember, repeatWindowSeconds } from './repeats';
-import { replayProblem, replayToleranceSeconds } from './replay';
+import {
+	firstReceivedAt,
+	forgottenUpTo,
+	MAX_REMEMBERED,
+	remember,
+	repeatWindowSeconds,
+} from './repeats';
+import { parseTimestamp, replayProblem, replayToleranceSeconds } from './replay';
 import { scanIdFromDelivery } from './scanId';
 import { describeProblem, verifySignature } from './signature';
 import { selectedEvents } from '../shared/events';
@@ -18,17 +26,16 @@ import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
 import type { StoredWebhook } from './webhookLifecycle';
 
 /**
- * Handling of one delivery (`webhook()`): signature first, then repeats, the replay window,
- * the event and option filters, then the items. Between deliveries only the record of recent
- * delivery keys is kept, in the workflow's static data (repeats.ts).
+ * Handling of one delivery (`webhook()`): signature first (the stored secret, else the one the
+ * service's key carrier holds), then repeats, the event and option filters, the replay window,
+ * then the items. Between deliveries only the record of recent delivery keys is kept, in the
+ * workflow's static data (repeats.ts).
  */
 
 /**
- * Upper bound for `GET /scans/{id}` ("Include Full Scan"): one attempt, no retries, and a 429
- * is not waited out (whatever its Retry-After). The 200 has been sent and the service does not
- * redeliver, so until the execution starts the event lives only in this process; n8n starts it
- * only when this handler returns. Waiting up to 60 s would delay every such execution and risk
- * the event on a restart; the item carries fetchError instead (see docs/design.md, "Webhook trigger").
+ * Upper bound for `GET /scans/{id}` ("Include Full Scan"): one attempt, no retries, a 429 not
+ * waited out. The 200 is sent and n8n starts the execution only when this handler returns: a
+ * long wait would delay it and risk the event on a restart; the item carries fetchError instead.
  */
 export const FETCH_TIMEOUT_MS = 5_000;
 
@@ -39,6 +46,9 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWe
 }
 
 export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	// The key carrier's own deliveries (keyCarrier.ts) start nothing.
+	if ((this.getQueryData() as IDataObject)[SEAL_PARAMETER] !== undefined)
+		return respond(this, 200, { received: true, ignored: 'the key carrier starts nothing' });
 	const request = this.getRequestObject() as unknown as {
 		rawBody?: unknown;
 		readRawBody?: unknown;
@@ -48,11 +58,23 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	const stored = staticData as StoredWebhook;
 
 	const rawBody = await rawBodyOf(request);
-	const check = verifySignature(
-		rawBody,
-		request.headers['x-service-signature'],
-		stored.webhookSecret,
-	);
+	const signature = request.headers['x-service-signature'];
+	let check = verifySignature(rawBody, signature, stored.webhookSecret);
+	let keyAtService = stored.webhookKeyAtService === true;
+	if (check.problem === 'mismatch' || check.problem === 'missingSecret') {
+		// Static data may have been set back by a slower delivery's write-back: the service holds the secret.
+		for (const key of await keysAtService(this)) {
+			if (!verifySignature(rawBody, signature, key.secret).valid) continue;
+			check = { valid: true };
+			keyAtService = true;
+			Object.assign(staticData, {
+				webhookId: key.id,
+				webhookSecret: key.secret,
+				webhookKeyAtService: true,
+			});
+			break;
+		}
+	}
 	if (!check.valid || rawBody === undefined) {
 		this.logger.debug(
 			`Document Scanning Trigger: delivery rejected (${check.problem ?? 'unknown'})`,
@@ -88,26 +110,19 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	}
 	const event = body.event;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const tolerance = replayToleranceSeconds(options.replayTolerance);
+	const tolerance = replayToleranceSeconds(options.replayTolerance, this.getNode().typeVersion);
 	const now = Date.now();
 
 	// A repeat of a delivery that started an execution: 200, so the service stops sending it,
-	// and no second execution. Checked before the replay window, so a repeat of the same bytes
-	// after it is answered 200 too (it is known), not 400.
-	const key = deliveryKey(event, rawText, rawBody);
+	// and no second execution. Checked before the replay window: a known repeat is no late one.
+	const scanId = scanIdFromDelivery(body);
+	const key = deliveryKey(event, body, 'id' in scanId ? scanId.id : undefined);
 	const windowSeconds = repeatWindowSeconds(tolerance);
-	const firstAt = firstReceivedAt(staticData, key, now, windowSeconds);
-	if (firstAt !== undefined) {
+	if (firstReceivedAt(staticData, key, now, windowSeconds) !== undefined) {
 		this.logger.debug(
-			`Document Scanning Trigger: repeated delivery ${key} (first received ${new Date(firstAt).toISOString()}) answered 200, no execution started`,
+			`Document Scanning Trigger: repeated delivery ${key} answered 200, no execution started`,
 		);
 		return respond(this, 200, { received: true, duplicate: true });
-	}
-
-	const stale = replayProblem(body.timestamp, tolerance, now);
-	if (stale !== undefined) {
-		this.logger.debug(`Document Scanning Trigger: delivery refused (${stale})`);
-		return respond(this, 400, { error: 'stale_delivery', message: stale });
 	}
 
 	const data = isPlainObject(body.data) ? body.data : {};
@@ -117,12 +132,24 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		return respond(this, 200, { received: true, ignored });
 	}
 
-	// Recorded before answering: n8n writes the static data back once this handler returns.
-	const forgotten = remember(staticData, key, now, windowSeconds);
-	if (forgotten > 0) {
+	// Late: never a failure at the service (it would cost the webhook), never silent.
+	const late = replayProblem(body.timestamp, tolerance, now, forgottenUpTo(staticData));
+	if (late !== undefined) {
+		const scan = 'id' in scanId ? `scan ${scanId.id}` : 'a scan the delivery does not name';
 		this.logger.warn(
-			`Document Scanning Trigger: more than ${MAX_REMEMBERED} deliveries within ${windowSeconds} s; the ${forgotten} oldest keys were forgotten, so a repeat of them would start another execution (each item carries deliveryKey for n8n's Remove Duplicates node)`,
+			`Document Scanning Trigger: ${event} of ${scan} started no execution: ${late}. Read the scan with Document Scanning → Scan → Get, or the Poll Trigger.`,
 		);
+		return respond(this, 200, { received: true, late: true });
+	}
+
+	// Recorded before answering: n8n writes the static data back once this handler returns.
+	if (keyAtService) {
+		const signedAt = tolerance === 0 ? now : (parseTimestamp(body.timestamp) ?? now);
+		const forgotten = remember(staticData, key, signedAt, now, windowSeconds);
+		if (forgotten !== undefined)
+			this.logger.warn(
+				`Document Scanning Trigger: more than ${MAX_REMEMBERED} deliveries within ${windowSeconds} s; deliveries signed up to ${new Date(forgotten).toISOString()} are now answered as late (the replay tolerance in effect shrinks), so that no repeat of a forgotten one runs again`,
+			);
 	}
 
 	// Answer the service now, before any fetch: its 10 s wait (and the failure count that
@@ -132,7 +159,6 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	let scan: IDataObject | undefined;
 	let fetchError: string | undefined;
 	if (options.includeFullScan) {
-		const scanId = scanIdFromDelivery(rawText);
 		if ('problem' in scanId) {
 			fetchError = scanId.problem;
 		} else {
@@ -156,7 +182,8 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		if (fetchError !== undefined) items = items.map((item) => ({ ...item, fetchError }));
 	} else {
 		const item: IDataObject = { ...body, deliveryKey: key };
-		if (scan !== undefined) item.scan = scan;
+		if (isPlainObject(body.data)) item.data = withOriginalName(body.data);
+		if (scan !== undefined) item.scan = withOriginalName(scan);
 		if (fetchError !== undefined) item.fetchError = fetchError;
 		items = [item];
 	}

@@ -41,9 +41,9 @@ export const properties: INodeProperties[] = [
 				name: 'replayTolerance',
 				type: 'number',
 				typeOptions: { minValue: 0 },
-				default: 300,
+				default: 3600,
 				description:
-					"How far (in seconds) the signed timestamp of a delivery may lie from the n8n server's clock, in the past or the future. Deliveries outside it are refused, so a captured delivery cannot be sent again later. 0 turns the check off. The n8n server's clock must be right.",
+					"How far (in seconds) the signed timestamp of a delivery may lie from the n8n server's clock, in the past or the future. A delivery outside it starts nothing (it is answered 200 and logged as a warning), so a captured delivery cannot be sent again later. Without this option: 3600 (node version 1: 300). 0 turns the check off. The n8n server's clock must be right.",
 			},
 			splitIntoRowsOption('delivery'),
 			templateIdsOption,

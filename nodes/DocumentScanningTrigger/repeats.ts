@@ -1,29 +1,23 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * The record of recent deliveries that started an execution, kept in the node's workflow
- * static data as `recentDeliveries: { <delivery key>: <first received, ms since the epoch> }`.
- * A delivery whose key is in it is a repeat: answered 200, no execution.
- *
- * n8n reads a workflow's static data from its database when a webhook request arrives and
- * writes it back whole after the node's `webhook()` returned, in whichever process took the
- * request (main, or any webhook process in queue mode). So the record is shared by every
- * process, but nothing about it is atomic: a repeat that arrives while the first delivery is
- * still being handled is not recognised, and two deliveries handled at the same moment each
- * write back the record they read, so the later write drops the other's key. Every item
- * carries its `deliveryKey` for those cases (docs/reference.md, "Repeated deliveries").
+ * The record of deliveries that started an execution, in static data: `recentDeliveries: {
+ * <delivery key>: <signed at, epoch ms> }`; a key in it is a repeat (200, no execution). Only
+ * deliveries whose secret the service holds write it (keyCarrier.ts). n8n writes static data
+ * back whole after each webhook request, without a lock: copies at the same moment both run, and
+ * deliveries at once may drop each other's key (at least once; items carry `deliveryKey`).
+ * Keys are kept for the replay tolerance, at least an hour, at most MAX_REMEMBERED: beyond it
+ * the oldest by signed time go, and `forgottenUpTo` keeps the latest that went. Deliveries signed
+ * at or before it are late (replay.ts): the tolerance shrinks, no forgotten key runs again.
  */
 
 /** Keys are kept at least this long (and at least the replay tolerance). */
 export const REPEAT_WINDOW_MIN_SECONDS = 3_600;
-/**
- * At most this many keys. The spec's limit of 200 uploads per rolling hour means an hour holds
- * at most 200 scans' events per account, so the bound is reached only beyond it; then the
- * oldest keys go first, with a warning in n8n's log.
- */
+/** At most this many keys (the spec's 200 uploads an hour make this several hours of events). */
 export const MAX_REMEMBERED = 1_000;
 
 export const RECORD_FIELD = 'recentDeliveries';
+export const FORGOTTEN_FIELD = 'forgottenUpTo';
 
 /** How long a key is remembered: the replay tolerance, and at least an hour (also when it is off). */
 export function repeatWindowSeconds(replayToleranceSeconds: number): number {
@@ -39,7 +33,7 @@ function entriesOf(stored: IDataObject): Array<[string, number]> {
 	);
 }
 
-/** When the delivery with this key was first received within the window, or undefined. */
+/** When the delivery with this key was signed, while it is remembered; else undefined. */
 export function firstReceivedAt(
 	stored: IDataObject,
 	key: string,
@@ -51,23 +45,30 @@ export function firstReceivedAt(
 	return entry[1];
 }
 
+/** The latest signed time whose key had to be forgotten (-Infinity: none). */
+export function forgottenUpTo(stored: IDataObject): number {
+	const value = stored[FORGOTTEN_FIELD];
+	return typeof value === 'number' && Number.isFinite(value) ? value : -Infinity;
+}
+
 /**
- * Adds the key (received now) and drops keys older than the window, then the oldest beyond
- * MAX_REMEMBERED. The whole record is assigned anew, which marks the static data as changed,
- * so n8n writes it back. Returns how many keys still inside the window had to go.
+ * Adds the key (signed at `signedAt`) and drops keys past the window, then the oldest beyond
+ * MAX_REMEMBERED. The record is assigned anew, which marks the static data as changed, so n8n
+ * writes it back. Returns the new `forgottenUpTo` when keys inside the window had to go.
  */
 export function remember(
 	stored: IDataObject,
 	key: string,
+	signedAt: number,
 	nowMs: number,
 	windowSeconds: number,
-): number {
+): number | undefined {
 	const kept = entriesOf(stored)
 		.filter(([known, at]) => known !== key && nowMs - at <= windowSeconds * 1000)
 		.sort((a, b) => a[1] - b[1]);
-	const dropped = Math.max(0, kept.length + 1 - MAX_REMEMBERED);
+	const dropped = kept.splice(0, Math.max(0, kept.length + 1 - MAX_REMEMBERED));
 	const record: IDataObject = {};
-	for (const [known, at] of kept.slice(dropped)) {
+	for (const [known, at] of [...kept, [key, signedAt] as [string, number]]) {
 		// defineProperty: a key is data, whatever its text (e.g. "__proto__" is no prototype).
 		Object.defineProperty(record, known, {
 			value: at,
@@ -76,12 +77,8 @@ export function remember(
 			configurable: true,
 		});
 	}
-	Object.defineProperty(record, key, {
-		value: nowMs,
-		enumerable: true,
-		writable: true,
-		configurable: true,
-	});
 	stored[RECORD_FIELD] = record;
-	return dropped;
+	if (dropped.length === 0) return undefined;
+	stored[FORGOTTEN_FIELD] = Math.max(forgottenUpTo(stored), dropped[dropped.length - 1][1]);
+	return stored[FORGOTTEN_FIELD] as number;
 }

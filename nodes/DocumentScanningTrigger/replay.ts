@@ -1,12 +1,18 @@
 /**
- * Replay protection: a delivery is accepted only when its signed `timestamp` lies within a
- * tolerance of this machine's clock, in the past or the future. The timestamp is part of the
- * signed body, so a captured delivery cannot be re-stamped; sent again after the tolerance,
- * it is refused.
+ * Replay protection: a delivery runs only when its signed `timestamp` lies within a tolerance
+ * of this machine's clock, in the past or the future, and after what the record of repeats
+ * forgot (repeats.ts). The timestamp is part of the signed body, so a captured delivery cannot
+ * be re-stamped. A delivery outside is late: answered 200 (never a failure that costs the
+ * webhook), no execution, a warning in n8n's log naming event and scan.
  */
 
-/** Default tolerance in seconds, as in common webhook libraries (5 minutes). */
-export const DEFAULT_REPLAY_TOLERANCE_SECONDS = 300;
+/**
+ * Default tolerance in seconds: 5 minutes in node version 1; an hour from 1.1, since the record
+ * of repeats refuses replays inside it and a service's queue or an n8n restart can delay a
+ * genuine delivery by minutes.
+ */
+export const DEFAULT_REPLAY_TOLERANCE_SECONDS = 3_600;
+const VERSION_1_TOLERANCE_SECONDS = 300;
 
 /** ISO 8601 date and time with an offset (`Z`, `+02:00` or `+0200`), optional fraction. */
 const ISO_WITH_OFFSET =
@@ -34,11 +40,12 @@ export function parseTimestamp(value: unknown): number | undefined {
 	return date.getTime() - offsetMinutes * 60_000;
 }
 
-/** The option's value in seconds: a finite number >= 0, else the default. 0 turns the check off. */
-export function replayToleranceSeconds(raw: unknown): number {
-	if (raw === undefined || raw === null || raw === '') return DEFAULT_REPLAY_TOLERANCE_SECONDS;
-	const seconds = Number(raw);
-	return Number.isFinite(seconds) && seconds >= 0 ? seconds : DEFAULT_REPLAY_TOLERANCE_SECONDS;
+/** The option's value in seconds: a finite number >= 0, else the version's default. 0 turns the check off. */
+export function replayToleranceSeconds(raw: unknown, typeVersion: number): number {
+	const fallback =
+		typeVersion < 1.1 ? VERSION_1_TOLERANCE_SECONDS : DEFAULT_REPLAY_TOLERANCE_SECONDS;
+	const seconds = raw === undefined || raw === null || raw === '' ? NaN : Number(raw);
+	return Number.isFinite(seconds) && seconds >= 0 ? seconds : fallback;
 }
 
 /**
@@ -50,11 +57,15 @@ export function replayProblem(
 	timestamp: unknown,
 	toleranceSeconds: number,
 	nowMs: number,
+	forgottenUpTo = -Infinity,
 ): string | undefined {
 	if (toleranceSeconds === 0) return undefined;
 	const signedAt = parseTimestamp(timestamp);
 	if (signedAt === undefined) {
 		return 'The signed body has no timestamp in ISO 8601 with an offset, so its age cannot be checked';
+	}
+	if (signedAt <= forgottenUpTo) {
+		return `The delivery was signed at ${new Date(signedAt).toISOString()}, before what the record of repeated deliveries still covers (more than 1000 deliveries within the tolerance): a repeat of it could not be told apart`;
 	}
 	const skewSeconds = Math.round((nowMs - signedAt) / 1000);
 	if (Math.abs(nowMs - signedAt) <= toleranceSeconds * 1000) return undefined;

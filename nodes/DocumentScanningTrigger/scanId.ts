@@ -1,35 +1,36 @@
-import { rawLiteralAt } from './rawJson';
+import type { IDataObject } from 'n8n-workflow';
+
+import { isPlainObject } from '../shared/transport';
 
 /**
- * The scan "Include Full Scan" fetches: `data.scan_id` of the signed delivery, as the exact
- * digits that were signed. Only a positive integer is accepted (a JSON number or a string
- * of digits, no sign, decimals, exponent or leading zero), so nothing but `/scans/<digits>`
- * can be requested: `..`, `0`, `-1`, `1.5` or `1e3` are refused.
+ * The scan a delivery names: `data.scan_id` of the signed body (the spec's field), else `data.id`
+ * (a `scan.failed` body may name it so). Only a positive whole number is accepted: a JSON number
+ * that JSON.parse reads exactly (up to 2^53 - 1; a larger one is refused, never rounded) or a
+ * string of digits (no sign, decimals or leading zero), so only `/scans/<digits>` is requested.
  */
 
 const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 
 export type ScanIdResult = { id: string } | { problem: string };
 
-export function scanIdFromDelivery(rawJson: string): ScanIdResult {
-	let literal: string | undefined;
-	try {
-		literal = rawLiteralAt(rawJson, ['data', 'scan_id']);
-	} catch (error) {
-		// The execution still starts (with fetchError): the 200 was sent, nothing redelivers.
+export function scanIdFromDelivery(body: IDataObject): ScanIdResult {
+	const data = isPlainObject(body.data) ? body.data : {};
+	const field = data.scan_id === undefined || data.scan_id === null ? 'id' : 'scan_id';
+	const value = data[field];
+	if (value === undefined || value === null)
 		return {
-			problem: `data.scan_id of the delivery could not be read (${(error as Error).message}), so the full scan was not fetched`,
+			problem:
+				'The delivery names no data.scan_id (nor data.id), so the full scan could not be fetched',
 		};
-	}
-	if (literal === undefined || literal === 'null') {
-		return { problem: 'The delivery names no data.scan_id, so the full scan could not be fetched' };
-	}
-	// A string literal is decoded (escapes), a number literal is kept as written.
-	const text = literal.startsWith('"') ? (JSON.parse(literal) as string) : literal;
-	if (!POSITIVE_INTEGER.test(text)) {
-		return {
-			problem: `data.scan_id of the delivery is not a positive integer (${JSON.stringify(text.slice(0, 40))}), so the full scan was not fetched`,
-		};
-	}
-	return { id: text };
+	const exact = typeof value === 'number' && Number.isSafeInteger(value);
+	const text = exact ? String(value) : typeof value === 'string' ? value : undefined;
+	if (text !== undefined && POSITIVE_INTEGER.test(text)) return { id: text };
+	const shown = JSON.stringify(text?.slice(0, 40) ?? value)?.slice(0, 42);
+	const why =
+		typeof value === 'number' && value > Number.MAX_SAFE_INTEGER
+			? 'too large to be read exactly'
+			: 'not a positive integer';
+	return {
+		problem: `data.${field} of the delivery is ${why} (${shown}), so the full scan was not fetched`,
+	};
 }

@@ -9,13 +9,14 @@ import {
 	unwrapRecord,
 } from '../shared/transport';
 import { recordEvents, selectedEvents } from '../shared/events';
+import { createKeyCarrier, sealIn } from './keyCarrier';
 
 /**
- * Registration of the trigger's webhook at the service (`webhookMethods.default`).
- *
- * Everything the trigger needs later lives in the node's workflow static data, which n8n
- * persists with the workflow and hands to every process (main, webhook processors,
- * workers). There is no module-level state.
+ * Registration of the trigger's webhook at the service (`webhookMethods.default`). The service
+ * holds it: this node's webhooks are found in GET /webhooks by their URL (without query), the
+ * signing secret by its key carrier (keyCarrier.ts). Static data keeps a copy (for a service
+ * that drops a URL's query, the only one); a slow delivery's write-back may set it back, and
+ * deliveries then read the carrier (delivery.ts). No module-level state.
  */
 
 /** What the node keeps in `getWorkflowStaticData('node')`. */
@@ -25,6 +26,8 @@ export interface StoredWebhook {
 	webhookSecret?: string;
 	webhookUrl?: string;
 	webhookEvents?: string[];
+	/** True when a key carrier at the service holds the secret: deliveries may record repeats. */
+	webhookKeyAtService?: boolean;
 }
 
 const STATIC_KEYS: Array<keyof StoredWebhook> = [
@@ -32,6 +35,7 @@ const STATIC_KEYS: Array<keyof StoredWebhook> = [
 	'webhookSecret',
 	'webhookUrl',
 	'webhookEvents',
+	'webhookKeyAtService',
 ];
 const MAX_NAME_LENGTH = 255;
 
@@ -43,24 +47,26 @@ function sameEvents(a: string[], b: string[]): boolean {
 	return a.length === b.length && a.every((event, index) => event === b[index]);
 }
 
-/** URLs compared without a trailing slash (a server may normalise it away or add it). */
+/** URLs compared without query, fragment and a trailing slash (a server may add or drop it). */
 function sameUrl(a: unknown, b: unknown): boolean {
-	if (typeof a !== 'string' || typeof b !== 'string') return false;
-	return a.trim().replace(/\/+$/, '') === b.trim().replace(/\/+$/, '');
+	const base = (url: unknown) =>
+		typeof url === 'string'
+			? url
+					.trim()
+					.replace(/[?#].*$/, '')
+					.replace(/\/+$/, '')
+			: undefined;
+	return base(a) !== undefined && base(a) === base(b);
 }
 
 /**
- * The active flag of a webhook record: `is_active` or `active` booleans, or a `status`
- * string. A record without any flag counts as active.
+ * The active flag of a webhook record: `is_active` or `active` (a boolean, 0 / 1, or their
+ * text), or a `status` string. A record without any flag counts as active.
  */
 export function isRecordActive(record: IDataObject): boolean {
 	for (const key of ['is_active', 'active'] as const) {
-		const value = record[key];
-		if (typeof value === 'boolean') return value;
-		if (value === 0 || value === 1) return value === 1;
-		if (typeof value === 'string' && /^(true|false|0|1)$/i.test(value.trim())) {
-			return /^(true|1)$/i.test(value.trim());
-		}
+		const value = String(record[key]).trim().toLowerCase();
+		if (/^(true|false|0|1)$/.test(value)) return value === 'true' || value === '1';
 	}
 	if (typeof record.status === 'string') {
 		return ['active', 'enabled', 'ok'].includes(record.status.trim().toLowerCase());
@@ -79,15 +85,16 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 	return url;
 }
 
-function webhookName(ctx: IHookFunctions): string {
+function webhookName(ctx: IHookFunctions, suffix = ''): string {
 	const workflowName =
 		ctx.getWorkflow().name ?? `workflow ${String(ctx.getWorkflow().id ?? '')}`.trim();
 	const name = `n8n: ${workflowName} / ${ctx.getNode().name}`;
-	return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
+	const room = MAX_NAME_LENGTH - suffix.length;
+	return (name.length > room ? `${name.slice(0, room - 1)}…` : name) + suffix;
 }
 
 /** DELETE /webhooks/{id}; returns once it is deleted or already gone (404). Other failures throw. */
-async function deleteRemote(ctx: IHookFunctions, id: string | number): Promise<void> {
+export async function deleteRemote(ctx: IHookFunctions, id: string | number): Promise<void> {
 	await apiRequestFull.call(ctx, {
 		method: 'DELETE',
 		path: `/webhooks/${encodeURIComponent(String(id))}`,
@@ -96,71 +103,58 @@ async function deleteRemote(ctx: IHookFunctions, id: string | number): Promise<v
 }
 
 /**
- * True only when the stored webhook still exists on the server with this node's URL, is
- * active, subscribes to exactly the selected events, and its secret is held. Otherwise the
- * stale webhook (and any other webhook on the server with this URL, whose secret this node
- * cannot know) is deleted, static data is cleared, and false makes n8n call `create`.
- * A failure to list webhooks (network, auth) is thrown: the activation fails visibly and
- * nothing is deleted on a guess.
+ * This node's webhooks at the service: its URL (without query: the key carrier's too) or the
+ * stored ID (a URL changed since); `main`, when exactly one of them delivers to this URL.
+ */
+async function registration(
+	ctx: IHookFunctions,
+): Promise<{ ours: IDataObject[]; main?: IDataObject }> {
+	const stored = ctx.getWorkflowStaticData('node') as StoredWebhook;
+	const url = webhookUrlOf(ctx);
+	const webhooks = await apiRequestList.call(ctx, { method: 'GET', path: '/webhooks' });
+	const ours = webhooks.filter(
+		(webhook) => sameUrl(webhook.url, url) || String(webhook.id) === String(stored.webhookId),
+	);
+	const mains = ours.filter((webhook) => sameUrl(webhook.url, url) && !sealIn(webhook.url));
+	return { ours, main: mains.length === 1 ? mains[0] : undefined };
+}
+
+/**
+ * True only when the stored webhook is this node's one webhook at the service for its URL, is
+ * active, subscribes to exactly the selected events, and its secret is held. Otherwise every
+ * webhook of this node is deleted (their deliveries could never be verified, only duplicated),
+ * static data is cleared, and false makes n8n call `create`. A failure to list webhooks
+ * (network, auth) is thrown: the activation fails visibly and nothing is deleted on a guess.
  */
 export async function checkWebhookExists(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = staticData as StoredWebhook;
-	const url = webhookUrlOf(this);
 	const events = selectedEvents(this.getNodeParameter('events', []));
-
-	const webhooks = await apiRequestList.call(this, { method: 'GET', path: '/webhooks' });
-
-	let keptId: string | undefined;
-	const handled = new Set<string>();
-	if (stored.webhookId !== undefined && stored.webhookId !== null) {
-		const storedId = String(stored.webhookId);
-		handled.add(storedId);
-		const record = webhooks.find((webhook) => String(webhook.id) === storedId);
-		const usable =
-			record !== undefined &&
-			sameUrl(record.url ?? stored.webhookUrl, url) &&
-			isRecordActive(record) &&
-			sameEvents(
-				record.events === undefined ? (stored.webhookEvents ?? []) : recordEvents(record.events),
-				events,
-			) &&
-			typeof stored.webhookSecret === 'string' &&
-			stored.webhookSecret !== '';
-		if (usable) {
-			keptId = storedId;
-		} else {
-			if (record !== undefined) await deleteRemote(this, record.id as string | number);
-			clearStoredWebhook(staticData);
-		}
-	} else {
-		clearStoredWebhook(staticData);
-	}
-
-	// Webhooks for this URL whose secret is not held (static data lost, an earlier create
-	// whose answer never arrived): their deliveries could never be verified, only duplicated.
-	for (const webhook of webhooks) {
-		const id = String(webhook.id);
-		if (handled.has(id) || !sameUrl(webhook.url, url)) continue;
-		await deleteRemote(this, webhook.id as string | number);
-	}
-	return keptId !== undefined;
+	const { ours, main } = await registration(this);
+	const usable =
+		main !== undefined &&
+		String(main.id) === String(stored.webhookId) &&
+		isRecordActive(main) &&
+		sameEvents(
+			main.events === undefined ? (stored.webhookEvents ?? []) : recordEvents(main.events),
+			events,
+		) &&
+		typeof stored.webhookSecret === 'string' &&
+		stored.webhookSecret !== '';
+	if (usable) return true;
+	for (const webhook of ours) await deleteRemote(this, webhook.id as string | number);
+	clearStoredWebhook(staticData);
+	return false;
 }
 
 function refusedUrlError(ctx: IHookFunctions, url: string, cause: NodeApiError): NodeApiError {
-	const isTestUrl = /\/webhook-test\//.test(url);
-	let host = '';
-	try {
-		host = new URL(url).hostname;
-	} catch {
-		host = '';
-	}
-	const isLocal =
-		/^(localhost|127\.|\[?::1\]?$|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(
-			host,
-		) || !host.includes('.');
+	const host = /^[a-z]+:\/\/(\[[^\]]*\]|[^/:]*)/i.exec(url)?.[1] ?? '';
+	const local =
+		/\/webhook-test\//.test(url) ||
+		!host.includes('.') ||
+		/^(localhost|127\.|\[::1\]$|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
 	const serverDetail = cause.description ? `\nThe service said: ${cause.description}` : '';
-	const error = new NodeApiError(
+	return new NodeApiError(
 		ctx.getNode(),
 		{ httpCode: '422', message: `The webhook URL ${url} was refused` } as JsonObject,
 		{
@@ -170,16 +164,18 @@ function refusedUrlError(ctx: IHookFunctions, url: string, cause: NodeApiError):
 					`The service delivers events to ${url}, which must be a public https:// address it can reach.`,
 					'Set the WEBHOOK_URL environment variable of n8n to the public HTTPS address n8n is reachable at (e.g. WEBHOOK_URL=https://n8n.example.com/), restart n8n, then activate the workflow again. A tunnel or reverse proxy with a certificate works too.',
 					`Test URLs (/webhook-test/...) on localhost are refused by the real service as well: it cannot reach your machine, so testing this trigger needs the same public HTTPS address.${
-						isTestUrl || isLocal ? ' This is such a URL.' : ''
+						local ? ' This is such a URL.' : ''
 					}`,
 				].join('\n') + serverDetail,
 			httpCode: '422',
 		},
 	);
-	return error;
 }
 
-/** POST /webhooks for this node's URL and events; keeps id, secret, url and events in static data. */
+/**
+ * POST /webhooks for this node's URL and events, then its key carrier (keyCarrier.ts); keeps id,
+ * secret, url and events in static data.
+ */
 export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const url = webhookUrlOf(this);
@@ -247,28 +243,28 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		webhookSecret: secret,
 		webhookUrl: typeof record.url === 'string' ? record.url : url,
 		webhookEvents: record.events === undefined ? events : recordEvents(record.events),
+		webhookKeyAtService: await createKeyCarrier(this, webhookName(this, ' (signing key)'), url, {
+			id: String(id),
+			secret,
+		}),
 	};
 	Object.assign(staticData, stored);
 	return true;
 }
 
 /**
- * DELETE /webhooks/{id}. A 404 means it is already gone. On success static data is
- * cleared and true returned. Any other failure is logged and answered with false (n8n's
+ * Deletes every webhook of this node at the service (404: already gone). On success static data
+ * is cleared and true returned. Any other failure is logged and answered with false (n8n's
  * convention); static data is then kept so the next `checkExists` can clean up.
  */
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
-	const stored = staticData as StoredWebhook;
-	if (stored.webhookId === undefined || stored.webhookId === null) {
-		clearStoredWebhook(staticData);
-		return true;
-	}
 	try {
-		await deleteRemote(this, stored.webhookId);
+		const { ours } = await registration(this);
+		for (const webhook of ours) await deleteRemote(this, webhook.id as string | number);
 	} catch (error) {
 		this.logger.warn('Document Scanning Trigger: could not delete the webhook at the service', {
-			webhookId: String(stored.webhookId),
+			webhookId: String((staticData as StoredWebhook).webhookId),
 			error: error instanceof Error ? error.message : String(error),
 		});
 		return false;

@@ -103,7 +103,14 @@ export const createWebhook: Handler = async (ctx) => {
 		return invalid(ctx, errors);
 
 	const secret = `whsec_${randomBytes(16).toString('hex')}`;
-	const webhook = core.store.createWebhook({ accountId: account.id, name, url, events, secret });
+	const stored = core.options.webhookUrlQuery === 'dropped' ? url.replace(/\?.*$/, '') : url;
+	const webhook = core.store.createWebhook({
+		accountId: account.id,
+		name,
+		url: stored,
+		events,
+		secret,
+	});
 	return ok(
 		201,
 		wrapOne(core.options.envelope, { ...presentWebhook(webhook, core.options.activeFlag), secret }),

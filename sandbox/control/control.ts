@@ -45,6 +45,11 @@ export interface SandboxControl extends ListingControl {
 	takeAfterUploads(input: TakeAfterInput): void;
 	setReviewedData(scanId: number, reviewedData: Record<string, unknown> | null): void;
 	/**
+	 * A finished scan processed again (the spec's "any processing outcome"): it ends in `status`
+	 * now, and its event goes to the account's webhooks as for any processing.
+	 */
+	reprocess(scanId: number, status: Outcome): void;
+	/**
 	 * Creates scans (as `seedScans` does) while a listing is read: when the GET /scans request
 	 * after the next `afterListRequests` ones arrives, before it is answered. Cleared by reset.
 	 */
@@ -57,6 +62,10 @@ export interface SandboxControl extends ListingControl {
 	step(scanId: number): ScanStatus;
 	addFault(fault: FaultSpec): void;
 	clearFaults(): void;
+	/** Lets every request a 'hold' fault keeps go on; returns how many were held. */
+	releaseHeld(): number;
+	/** Requests a 'hold' fault keeps now. */
+	heldRequests(): number;
 	/** Moves the virtual clock (rolling-hour limit, timestamps); returns the new virtual time. */
 	advanceClock(ms: number): string;
 	requests(): RequestLogEntry[];
@@ -228,6 +237,18 @@ export function createControl(core: SandboxCore): SandboxControl {
 			store.touch(scan);
 		},
 
+		reprocess: (scanId, status) => {
+			const scan = scanOrThrow(scanId);
+			const template = store.template(scan.templateId);
+			applyResult(
+				scan,
+				template?.extractionMode ?? 'scalar',
+				requireOneOf('status', status, OUTCOMES),
+			);
+			store.touch(scan);
+			core.deliverer.dispatchForScan(scan);
+		},
+
 		setNextOutcomes: (outcomes) => {
 			if (!Array.isArray(outcomes)) throw new Error('outcomes must be an array');
 			core.processor.setNextOutcomes(outcomes.map((o) => requireOneOf('outcome', o, OUTCOMES)));
@@ -242,6 +263,8 @@ export function createControl(core: SandboxCore): SandboxControl {
 
 		addFault: (fault) => core.faults.add(fault),
 		clearFaults: () => core.faults.clear(),
+		releaseHeld: () => core.faults.release(),
+		heldRequests: () => core.faults.heldCount,
 
 		advanceClock: (ms) => {
 			core.clock.advance(ms);

@@ -117,6 +117,8 @@ function buildRoutes(control: SandboxControl) {
 			control.clearFaults();
 			return ok({ cleared: true });
 		}),
+		route<ControlHandler>('GET', '/held', () => ok({ held: control.heldRequests() })),
+		route<ControlHandler>('POST', '/held/release', () => ok({ released: control.releaseHeld() })),
 		route<ControlHandler>('POST', '/clock', (body) =>
 			ok({ now: control.advanceClock(Number(body.advanceMs)) }),
 		),

@@ -87,6 +87,7 @@ export class SandboxCore {
 	shutdown(): void {
 		this.stopBackgroundWork('sandbox closed');
 		this.requestTimers.cancelAll();
+		this.faults.release();
 	}
 
 	private stopBackgroundWork(reason: string): void {

@@ -1,7 +1,14 @@
 /** Injected faults for API requests (matched on method and the path after /api/v1). */
 import { FaultKind, FaultSpec } from '../types';
 
-const KINDS: readonly FaultKind[] = ['status500', 'drop', 'latency', 'dropAfterCommit', 'status'];
+const KINDS: readonly FaultKind[] = [
+	'status500',
+	'drop',
+	'latency',
+	'dropAfterCommit',
+	'status',
+	'hold',
+];
 
 export interface ActiveFault {
 	kind: FaultKind;
@@ -20,6 +27,25 @@ interface StoredFault extends ActiveFault {
 
 export class Faults {
 	private faults: StoredFault[] = [];
+	/** Requests a 'hold' fault keeps until release() (or clear()). */
+	private held: Array<() => void> = [];
+
+	/** Resolves when the held request may go on. */
+	async hold(): Promise<void> {
+		await new Promise<void>((resolve) => this.held.push(resolve));
+	}
+
+	/** Lets every held request go on; returns how many there were. */
+	release(): number {
+		const held = this.held.splice(0);
+		for (const resume of held) resume();
+		return held.length;
+	}
+
+	/** How many requests are held now. */
+	get heldCount(): number {
+		return this.held.length;
+	}
 
 	/** Validates and queues a fault; throws on invalid input. */
 	add(spec: FaultSpec): void {
@@ -57,6 +83,7 @@ export class Faults {
 
 	clear(): void {
 		this.faults = [];
+		this.release();
 	}
 
 	/** The first fault matching the request, consuming one of its uses. */

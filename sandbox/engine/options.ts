@@ -12,6 +12,8 @@ export interface ResolvedOptions {
 	duplicateCheck: 'afterLimits' | 'beforeLimits';
 	/** Records of GET /scans: every field of a scan (default), or only id, status, filename, template_id and the times. */
 	listedScans: 'full' | 'brief';
+	/** Webhook urls stored as given (default), or without their query. */
+	webhookUrlQuery: 'kept' | 'dropped';
 	allowInsecureWebhookUrls: boolean;
 	processingDelayMs: number;
 	latencyMs: number;
@@ -32,6 +34,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	storedFilename: 'basename',
 	duplicateCheck: 'afterLimits',
 	listedScans: 'full',
+	webhookUrlQuery: 'kept',
 	allowInsecureWebhookUrls: false,
 	processingDelayMs: 1000,
 	latencyMs: 0,
@@ -101,6 +104,9 @@ export function mergeOptions(
 				break;
 			case 'listedScans':
 				next.listedScans = oneOf(key, value, ['full', 'brief']);
+				break;
+			case 'webhookUrlQuery':
+				next.webhookUrlQuery = oneOf(key, value, ['kept', 'dropped']);
 				break;
 			case 'allowInsecureWebhookUrls':
 			case 'retryAfter':

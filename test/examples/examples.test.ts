@@ -142,6 +142,7 @@ describe('the examples run against the sandbox', () => {
 				unit: 'pcs',
 				unit_price: 9.95,
 				scan_id: expect.any(Number),
+				original_filename: 'invoice-1002-globex.pdf',
 				table: 'line_items',
 				row_number: 1,
 				document: {
@@ -284,7 +285,9 @@ describe('the examples run against the sandbox', () => {
 			await sandbox.control.deliver(stored.webhookId, 'scan.completed', scanId);
 			await sandbox.control.repeatDelivery({ restamp: true });
 			const [first, repeat] = await receiver.waitFor(2);
-			expect(first.workflowData?.[0][0].json.deliveryKey).toBe(`scan.completed:${scanId}`);
+			expect(first.workflowData?.[0][0].json.deliveryKey).toMatch(
+				new RegExp(`^scan\\.completed:${scanId}:[0-9a-f]{16}$`),
+			);
 			expect(repeat).toMatchObject({ status: 200, body: { received: true, duplicate: true }, workflowData: undefined });
 			expect(await harness.hook('delete')).toBe(true);
 		} finally {

@@ -36,6 +36,7 @@ describe('upload', () => {
 		expect(scan).toEqual({
 			id: expect.any(Number),
 			status: 'uploaded',
+			original_filename: 'march.pdf',
 			template_id: 1,
 			filename: 'march.pdf',
 			created_at: expect.any(String),

@@ -109,6 +109,12 @@ describe('a status the API does not list', () => {
 				String(odd)
 			];
 		expect(stuck()).toMatchObject({ failures: 1, status: 'cancelled' });
+		// Said at once, not only when given up hours later.
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringMatching(
+				new RegExp(`scan ${odd} shows status "cancelled", which is not one the API lists`),
+			),
+		);
 		// Not due yet: the next poll does not count it again.
 		await trigger.poll();
 		expect(stuck().failures).toBe(1);

@@ -43,6 +43,7 @@ const observe = (
 	gone: new Set(),
 	fetched: [],
 	failed: new Map(),
+	whole: new Set(scans.map((scan) => Number(scan.id))),
 	...extra,
 });
 
@@ -195,6 +196,15 @@ describe('initialState', () => {
 });
 
 describe('commit', () => {
+	test('a finished scan listed without every field and not read by ID is followed, not emitted; read by ID, it is emitted', () => {
+		const brief = commit(state(), observe([done(12)], { whole: new Set() }), all, NOW);
+		expect(brief.emit).toEqual([]);
+		expect(brief.state.pending).toEqual([12]);
+		const read = commit(brief.state, observe([done(12)]), all, NOW);
+		expect(read.emit.map((scan) => scan.id)).toEqual([12]);
+		expect(read.state.pending).toEqual([]);
+	});
+
 	test('emits new finished scans, follows unfinished ones, skips old ones, moves the horizon', () => {
 		const result = commit(state(), observe([done(12), busy(11), done(10), done(13)]), all, NOW);
 		expect(result.emit.map((s) => s.id)).toEqual([12, 13]);

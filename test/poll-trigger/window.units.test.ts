@@ -150,6 +150,7 @@ describe('commit: what issue 25 added', () => {
 		gone: new Set(),
 		fetched: [],
 		failed: new Map(),
+		whole: new Set(scans.map((scan) => Number(scan.id))),
 		...extra,
 	});
 	const all = () => true;

@@ -30,7 +30,10 @@ export async function startReceiver(
 			try {
 				const request = lazyRawBody ? lazyRequest(req) : await readRequest(req);
 				if (!keepRawBody) delete (request as { rawBody?: Buffer }).rawBody;
-				results.push(await getHarness().deliver(request, res));
+				const result = await getHarness().deliver(request, res);
+				// The key carrier's deliveries (scan.failed, answered 200, no execution) are not counted.
+				if (!/[?&]ds_seal=/.test(req.url ?? '') || result.workflowData !== undefined)
+					results.push(result);
 			} catch (error) {
 				res.statusCode = 500;
 				res.end(String((error as Error).message));

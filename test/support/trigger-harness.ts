@@ -36,6 +36,8 @@ export interface TriggerHarnessOptions {
 	/** Shared static data of the workflow, to simulate a restart keep the same object. */
 	staticData?: IDataObject;
 	nodeName?: string;
+	/** The trigger's node version (default 1). */
+	typeVersion?: number;
 }
 
 export interface WebhookCallResult {
@@ -74,7 +76,7 @@ export class TriggerHarness {
 			id: 'trigger-under-test',
 			name: nodeName,
 			type: TRIGGER_NODE_TYPE,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [0, 0],
 			webhookId: '5f0c1c1e-7d4c-4a8e-9d3e-2d8a1f6b9c01',
 			parameters: options.parameters,

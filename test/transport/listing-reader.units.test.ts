@@ -356,6 +356,23 @@ describe('readListing: limits and bounds', () => {
 		);
 		expect(short.records).toEqual([{ id: 1 }]);
 	});
+
+	test('the cap is on pages read, not pages reported: with stopAfter (the poll), page 1 reporting 20,000 pages reads on and stops where asked', async () => {
+		const huge = service(PAGE * 10, 'data');
+		const reported = async (page: number): Promise<ListingPage> => {
+			const answer = await huge.fetchPage(page);
+			return { ...answer, meta: { ...answer.meta, last_page: 20_000, total: 500_000 } };
+		};
+		const result = await readListing(
+			options(reported, {
+				maxPages: 10_000,
+				sequential: true,
+				stopAfter: (items) => items.some((record) => Number(record.id) <= 220),
+			}),
+		);
+		expect(huge.pages).toEqual([1, 2]);
+		expect(result.records).toHaveLength(50);
+	});
 });
 
 describe('readListing: pages whose records were all seen', () => {

@@ -11,7 +11,15 @@ import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { signatureHeader } from '../../sandbox/signing';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { type TriggerHarness, type WebhookCallResult } from '../support/trigger-harness';
-import { asItem, itemsOf, makeHarness, nodeStatic, postRaw, useTriggerStack } from './helpers';
+import {
+	asItem,
+	itemsOf,
+	keyOf,
+	makeHarness,
+	nodeStatic,
+	postRaw,
+	useTriggerStack,
+} from './helpers';
 import { ALL_EVENTS } from '../support/fixtures';
 import { uploadScan } from '../support/sandbox-api';
 
@@ -108,8 +116,25 @@ describe('deliveries signed by the service', () => {
 		expect(itemsOf(await lastResult(2))).toHaveLength(1);
 	});
 
-	it('no secret held (static data lost): 401, no execution, the service counts a failure', async () => {
+	it('no secret held (static data lost): the key carrier at the service holds it; the delivery runs and static data gets it back', async () => {
+		const { id, secret } = await activate();
+		current = await makeHarness(sandbox, receiver.baseUrl, { events: ALL_EVENTS }, {});
+		const record = await sandbox.control.deliver(id, 'scan.completed');
+		const result = await lastResult();
+		expect(record.status).toBe(200);
+		expect(itemsOf(result)).toEqual([asItem(record.body)]);
+		expect(nodeStatic(current)).toMatchObject({
+			webhookId: String(id),
+			webhookSecret: secret,
+			webhookKeyAtService: true,
+		});
+		expect(sandbox.control.getWebhook(id)?.failureCount).toBe(0);
+	});
+
+	it('no secret held and no key carrier (deleted at the service): 401, no execution, the service counts a failure', async () => {
 		const { id } = await activate();
+		const carrier = id + 1;
+		expect(sandbox.control.deleteWebhookDirect(carrier)).toBe(true);
 		current = await makeHarness(sandbox, receiver.baseUrl, { events: ALL_EVENTS }, {});
 		const record = await sandbox.control.deliver(id, 'scan.completed');
 		const result = await lastResult();
@@ -262,11 +287,12 @@ describe('crafted deliveries', () => {
 		const items = itemsOf(await lastResult());
 		expect(reply.status).toBe(200);
 		expect(items).toHaveLength(1);
-		// The key keeps the signed digits, not the number JSON.parse rounds them to.
+		// A scan ID JSON cannot read exactly names no scan: the key is the body's digest.
 		expect(items[0]).toEqual({
-			...JSON.parse(raw),
-			deliveryKey: 'scan.completed:12345678901234567890',
+			...asItem(raw),
+			deliveryKey: keyOf(JSON.parse(raw) as IDataObject),
 		});
+		expect(items[0].deliveryKey).toMatch(/^sha256:[0-9a-f]{16}$/);
 		expect((items[0].data as IDataObject).filename).toBe('facturé.pdf');
 		expect((items[0].data as IDataObject).scan_id).toBe(12345678901234567890);
 	});

@@ -1,10 +1,10 @@
 /**
- * Narrow unit tests of the trigger's pure helpers: the raw-JSON literal reader behind the
- * exact scan_id, and the timestamp parsing and tolerance arithmetic of the replay check
+ * Narrow unit tests of the trigger's pure helpers: the scan a delivery names, and the timestamp
+ * parsing and tolerance arithmetic of the replay check
  * (with a fixed "now", so the boundaries are exact).
  */
 
-import { rawLiteralAt } from '../../nodes/DocumentScanningTrigger/rawJson';
+import type { IDataObject } from 'n8n-workflow';
 import {
 	parseTimestamp,
 	replayProblem,
@@ -12,59 +12,59 @@ import {
 } from '../../nodes/DocumentScanningTrigger/replay';
 import { scanIdFromDelivery } from '../../nodes/DocumentScanningTrigger/scanId';
 
-describe('rawLiteralAt', () => {
-	it('returns the literal as written, skipping strings, escapes, arrays and nested objects', () => {
-		const raw =
-			' { "event":"x", "data" : { "a": [1, {"scan_id": 1}, "]}"], "s": "\\"scan_id\\": 2 \\\\", "b": {"scan_id": 3},\n' +
-			'  "scan_id" :  12345678901234567890 , "z": null } }';
-		expect(rawLiteralAt(raw, ['data', 'scan_id'])).toBe('12345678901234567890');
-		expect(rawLiteralAt(raw, ['data', 'b', 'scan_id'])).toBe('3');
-		expect(rawLiteralAt(raw, ['data', 'z'])).toBe('null');
-		expect(rawLiteralAt(raw, ['data', 'missing'])).toBeUndefined();
-		expect(rawLiteralAt(raw, ['event', 'scan_id'])).toBeUndefined();
-	});
-
-	it('keys are compared decoded, and the last duplicate wins (as in JSON.parse)', () => {
-		const raw = '{"data":{"scan_\\u0069d":5,"scan_id":"6","scan_id":7}}';
-		expect(JSON.parse(raw).data.scan_id).toBe(7);
-		expect(rawLiteralAt(raw, ['data', 'scan_id'])).toBe('7');
-		expect(rawLiteralAt('{"data":{}}', ['data', 'scan_id'])).toBeUndefined();
-		expect(rawLiteralAt('[{"data":1}]', ['data'])).toBeUndefined();
-	});
-});
-
 describe('scanIdFromDelivery', () => {
+	const scanIdOf = (raw: string) => scanIdFromDelivery(JSON.parse(raw) as IDataObject);
+
 	it.each([
 		['{"data":{"scan_id":42}}', '42'],
 		['{"data":{"scan_id":"42"}}', '42'],
 		['{"data":{"scan_id":"\\u0034\\u0032"}}', '42'],
-		['{"data":{"scan_id":99999999999999999999999}}', '99999999999999999999999'],
+		['{"data":{"scan_id":3e2}}', '300'],
+		['{"data":{"scan_id":"99999999999999999999999"}}', '99999999999999999999999'],
+		['{"data":{"scan_id":5,"scan_id":7}}', '7'],
 	])('%s -> %s', (raw, id) => {
-		expect(scanIdFromDelivery(raw)).toEqual({ id });
+		expect(scanIdOf(raw)).toEqual({ id });
 	});
 
-	it.each(['0', '-3', '3.0', '3e2', '"3 "', '"+3"', '"0x1F"', '"%2e%2e"', '[3]', 'false'])(
+	it.each(['0', '-3', '3.5', '"3 "', '"+3"', '"0x1F"', '"%2e%2e"', '"007"', '[3]', 'false'])(
 		'refuses %s',
 		(literal) => {
-			expect(scanIdFromDelivery(`{"data":{"scan_id":${literal}}}`)).toEqual({
+			expect(scanIdOf(`{"data":{"scan_id":${literal}}}`)).toEqual({
 				problem: expect.stringContaining('positive integer'),
 			});
 		},
 	);
 
+	it('refuses a number JSON.parse cannot read exactly, never rounding it', () => {
+		expect(scanIdOf('{"data":{"scan_id":12345678901234567890}}')).toEqual({
+			problem: expect.stringContaining('too large to be read exactly'),
+		});
+	});
+
 	it('quotes at most 40 characters of a refused value', () => {
 		const long = 'x'.repeat(100);
-		const result = scanIdFromDelivery(`{"data":{"scan_id":"${long}"}}`) as { problem: string };
+		const result = scanIdOf(`{"data":{"scan_id":"${long}"}}`) as { problem: string };
 		expect(result.problem).toContain(`(${JSON.stringify('x'.repeat(40))})`);
 		expect(result.problem).not.toContain('x'.repeat(41));
 	});
 
 	it('names a missing scan_id', () => {
-		expect(scanIdFromDelivery('{"event":"scan.failed","data":{}}')).toEqual({
-			problem: expect.stringContaining('names no data.scan_id'),
+		expect(scanIdOf('{"event":"scan.failed","data":{}}')).toEqual({
+			problem: expect.stringContaining('names no data.scan_id (nor data.id)'),
 		});
-		expect(scanIdFromDelivery('{"event":"scan.failed"}')).toEqual({
-			problem: expect.stringContaining('names no data.scan_id'),
+		expect(scanIdOf('{"event":"scan.failed"}')).toEqual({
+			problem: expect.stringContaining('names no data.scan_id (nor data.id)'),
+		});
+	});
+
+	it('takes data.id when data.scan_id is missing or null (a scan.failed shape), never when scan_id is refused', () => {
+		expect(scanIdOf('{"data":{"id":42}}')).toEqual({ id: '42' });
+		expect(scanIdOf('{"data":{"scan_id":null,"id":"43"}}')).toEqual({ id: '43' });
+		expect(scanIdOf('{"data":{"scan_id":0,"id":44}}')).toEqual({
+			problem: expect.stringContaining('data.scan_id of the delivery is not a positive integer'),
+		});
+		expect(scanIdOf('{"data":{"id":-1}}')).toEqual({
+			problem: expect.stringContaining('data.id of the delivery is not a positive integer'),
 		});
 	});
 });
@@ -149,16 +149,22 @@ describe('replayProblem with a fixed clock', () => {
 		expect(replayProblem(undefined, 300, now)).toMatch(/no timestamp/);
 	});
 
-	it('the option value: default 300, numbers and numeric strings kept, nonsense falls back to 300', () => {
-		expect(replayToleranceSeconds(undefined)).toBe(300);
-		expect(replayToleranceSeconds(null)).toBe(300);
-		expect(replayToleranceSeconds(0.5)).toBe(0.5);
-		expect(replayToleranceSeconds('')).toBe(300);
-		expect(replayToleranceSeconds(0)).toBe(0);
-		expect(replayToleranceSeconds(30)).toBe(30);
-		expect(replayToleranceSeconds('600')).toBe(600);
-		expect(replayToleranceSeconds(-1)).toBe(300);
-		expect(replayToleranceSeconds('abc')).toBe(300);
-		expect(replayToleranceSeconds(Number.POSITIVE_INFINITY)).toBe(300);
+	it("the option value: the version's default (300 in version 1, 3600 from 1.1), numbers and numeric strings kept, nonsense falls back to it", () => {
+		for (const [version, fallback] of [
+			[1, 300],
+			[1.1, 3600],
+		]) {
+			const tolerance = (raw: unknown) => replayToleranceSeconds(raw, version);
+			expect(tolerance(undefined)).toBe(fallback);
+			expect(tolerance(null)).toBe(fallback);
+			expect(tolerance(0.5)).toBe(0.5);
+			expect(tolerance('')).toBe(fallback);
+			expect(tolerance(0)).toBe(0);
+			expect(tolerance(30)).toBe(30);
+			expect(tolerance('600')).toBe(600);
+			expect(tolerance(-1)).toBe(fallback);
+			expect(tolerance('abc')).toBe(fallback);
+			expect(tolerance(Number.POSITIVE_INFINITY)).toBe(fallback);
+		}
 	});
 });

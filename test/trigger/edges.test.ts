@@ -1,6 +1,6 @@
 /**
  * The trust edges of the Document Scanning Trigger (issue 8, "Trigger"): the event comes only
- * from the signed bytes, stale deliveries are refused (replay tolerance), "Include Full Scan"
+ * from the signed bytes, late deliveries start nothing and cost the webhook nothing (replay tolerance), "Include Full Scan"
  * requests only `/scans/<positive integer>` with the exact signed digits, every answer is short
  * JSON, and a request without `rawBody` is read through `req.readRawBody()`.
  *
@@ -9,6 +9,7 @@
  * Timestamps are built relative to the clock with margins of minutes: no sleeps.
  */
 
+import { WebhookContext } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isoWithOffset } from '../../sandbox/engine/clock';
@@ -116,26 +117,45 @@ describe('the event comes from the signed body only', () => {
 	});
 });
 
-describe('replay tolerance (default 300 s)', () => {
+/** n8n's log of the webhook context while `run` runs: every warning's text. */
+async function warningsOf(run: () => Promise<void>): Promise<string[]> {
+	const warn = jest.fn();
+	const spy = jest
+		.spyOn(WebhookContext.prototype, 'logger', 'get')
+		.mockReturnValue({ warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } as never);
+	try {
+		await run();
+	} finally {
+		spy.mockRestore();
+	}
+	return warn.mock.calls.map((call) => String(call[0]));
+}
+
+describe('replay tolerance (node version 1: 300 s)', () => {
 	it.each([
 		['10 minutes old', -10 * MINUTE, 'past'],
 		['10 minutes in the future', 10 * MINUTE, 'future'],
 		['an hour old', -60 * MINUTE, 'past'],
 	])(
-		'refuses a genuine, signed delivery stamped %s: 400 with the reason, nothing starts',
+		'a genuine, signed delivery stamped %s is late: 200 {received, late}, nothing starts, a warning names event, scan and skew',
 		async (_label, offset, direction) => {
 			await activate();
-			const { reply, result } = await deliver(JSON.stringify(bodyAt(offset)));
+			let sent: Awaited<ReturnType<typeof deliver>> | undefined;
+			const warnings = await warningsOf(async () => {
+				sent = await deliver(JSON.stringify(bodyAt(offset)));
+			});
+			const { reply, result } = sent!;
 			expect(result.workflowData).toBeUndefined();
-			expect(reply.status).toBe(400);
+			expect(reply.status).toBe(200);
 			expect(reply.contentType).toMatch(/application\/json/);
-			const answer = JSON.parse(reply.text) as IDataObject;
-			expect(answer).toMatchObject({ error: 'stale_delivery' });
-			// The message names the skew (whole seconds, the timestamp has no fraction) and the clock.
-			const skew = /(\d+) s in the (past|future)/.exec(String(answer.message));
+			expect(JSON.parse(reply.text)).toEqual({ received: true, late: true });
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).toMatch(/scan\.completed of scan 7 started no execution/);
+			expect(warnings[0]).toMatch(/tolerance of 300 s .*clock/);
+			expect(warnings[0]).toMatch(/Scan → Get/);
+			const skew = /(\d+) s in the (past|future)/.exec(warnings[0]);
 			expect(skew?.[2]).toBe(direction);
 			expect(Math.abs(Number(skew?.[1]) - Math.abs(offset) / 1000)).toBeLessThan(60);
-			expect(String(answer.message)).toMatch(/tolerance of 300 s .*clock/);
 		},
 	);
 
@@ -154,12 +174,12 @@ describe('replay tolerance (default 300 s)', () => {
 			'with an impossible date',
 			JSON.stringify({ ...bodyAt(), timestamp: '2026-02-30T12:00:00+00:00' }),
 		],
-	])('refuses a delivery %s', async (_label, raw) => {
+	])('a delivery %s starts nothing and is answered 200 as late', async (_label, raw) => {
 		await activate();
 		const { reply, result } = await deliver(raw);
 		expect(result.workflowData).toBeUndefined();
-		expect(reply.status).toBe(400);
-		expect(JSON.parse(reply.text)).toMatchObject({ error: 'stale_delivery' });
+		expect(reply.status).toBe(200);
+		expect(JSON.parse(reply.text)).toEqual({ received: true, late: true });
 	});
 
 	it.each([
@@ -173,7 +193,7 @@ describe('replay tolerance (default 300 s)', () => {
 		expect(itemsOf(result)).toEqual([asItem(raw)]);
 	});
 
-	it('reads other offsets: 10 minutes old written as +02:00 is refused, now written as -05:30 is accepted', async () => {
+	it('reads other offsets: 10 minutes old written as +02:00 is late, now written as -05:30 is accepted', async () => {
 		await activate();
 		const shifted = (ms: number, sign: 1 | -1, hours: number, minutes: number): string => {
 			const offsetMs = sign * (hours * 60 + minutes) * MINUTE;
@@ -185,7 +205,7 @@ describe('replay tolerance (default 300 s)', () => {
 			...bodyAt(),
 			timestamp: shifted(Date.now() - 10 * MINUTE, 1, 2, 0),
 		});
-		expect((await deliver(stale)).reply.status).toBe(400);
+		expect((await deliver(stale)).result.workflowData).toBeUndefined();
 		const fresh = JSON.stringify({ ...bodyAt(), timestamp: shifted(Date.now(), -1, 5, 30) });
 		const ok = await deliver(fresh);
 		expect(ok.reply.status).toBe(200);
@@ -200,15 +220,16 @@ describe('replay tolerance (default 300 s)', () => {
 		expect(itemsOf(result)).toEqual([asItem(raw)]);
 	});
 
-	it('a wider tolerance (3600 s) accepts 10 minutes, still refuses 2 hours', async () => {
+	it('a wider tolerance (3600 s) accepts 10 minutes; 2 hours is late', async () => {
 		await activate({ replayTolerance: 3600 });
-		expect((await deliver(JSON.stringify(bodyAt(-10 * MINUTE)))).reply.status).toBe(200);
+		expect(itemsOf((await deliver(JSON.stringify(bodyAt(-10 * MINUTE)))).result)).toHaveLength(1);
 		// Another scan: a repeat of the first would be answered 200 as a known delivery.
 		const other = { scan_id: 8, template_id: 1, status: 'completed' };
-		expect((await deliver(JSON.stringify(bodyAt(-120 * MINUTE, other)))).reply.status).toBe(400);
+		const late = await deliver(JSON.stringify(bodyAt(-120 * MINUTE, other)));
+		expect(JSON.parse(late.reply.text)).toEqual({ received: true, late: true });
 	});
 
-	it('the service sees the refusal: a delivery stamped by a clock 10 minutes ahead is logged as a 400 failure', async () => {
+	it('the service counts no failure: a delivery stamped by a clock 10 minutes ahead is logged as a success, the webhook stays', async () => {
 		await activate();
 		sandbox.control.advanceClock(10 * MINUTE);
 		const [scanId] = sandbox.control.seedScans({
@@ -216,23 +237,36 @@ describe('replay tolerance (default 300 s)', () => {
 			status: 'completed' as never,
 			template_id: 1,
 		});
-		const record = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
-		const [result] = await receiver.waitFor(1);
-		expect(record).toMatchObject({ status: 400, success: false });
-		const stamped = Date.parse(String((JSON.parse(record.body) as IDataObject).timestamp));
-		expect(stamped - Date.now()).toBeGreaterThan(9 * MINUTE);
-		expect(result.workflowData).toBeUndefined();
-		expect(sandbox.control.getWebhook(hookId)?.failureCount).toBe(1);
+		for (let i = 0; i < 12; i++) {
+			const record = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
+			expect(record).toMatchObject({ status: 200, success: true });
+		}
+		const results = await receiver.waitFor(12);
+		expect(results.every((result) => result.workflowData === undefined)).toBe(true);
+		expect(sandbox.control.getWebhook(hookId)).toMatchObject({ active: true, failureCount: 0 });
 
-		// With the clocks agreeing again the next delivery runs and resets nothing else.
+		// With the clocks agreeing again the next delivery runs.
 		sandbox.control.advanceClock(-10 * MINUTE);
 		const next = await sandbox.control.deliver(hookId, 'scan.completed', scanId);
 		expect(next).toMatchObject({ status: 200, success: true });
-		expect(itemsOf((await receiver.waitFor(2))[1])).toEqual([asItem(next.body)]);
+		expect(itemsOf((await receiver.waitFor(13))[12])).toEqual([asItem(next.body)]);
 	});
 });
 
-describe('Include Full Scan: only /scans/<positive integer>, with the exact signed digits', () => {
+describe('replay tolerance (node version 1.1: 3600 s without the option)', () => {
+	it('10 minutes late runs; 2 hours late is answered 200 as late', async () => {
+		current = await makeHarness(sandbox, receiver.baseUrl, { events: ALL_EVENTS }, undefined, 1.1);
+		await current.activate();
+		secret = String(nodeStatic(current).webhookSecret);
+		expect(itemsOf((await deliver(JSON.stringify(bodyAt(-10 * MINUTE)))).result)).toHaveLength(1);
+		const other = { scan_id: 8, template_id: 1, status: 'completed' };
+		const late = await deliver(JSON.stringify(bodyAt(-120 * MINUTE, other)));
+		expect(late.result.workflowData).toBeUndefined();
+		expect(JSON.parse(late.reply.text)).toEqual({ received: true, late: true });
+	});
+});
+
+describe('Include Full Scan: only /scans/<positive integer>, never a rounded one', () => {
 	/** The API requests the sandbox logged after activation. */
 	function apiRequests() {
 		return sandbox.control.requests().filter((r) => r.method === 'GET');
@@ -244,7 +278,6 @@ describe('Include Full Scan: only /scans/<positive integer>, with the exact sign
 		['0', '0'],
 		['-1', '-1'],
 		['1.5', '1.5'],
-		['1e3', '1e3'],
 		['"12a"', '"12a"'],
 		['"007"', '"007"'],
 		['" 7"', '" 7"'],
@@ -264,16 +297,21 @@ describe('Include Full Scan: only /scans/<positive integer>, with the exact sign
 		expect(apiRequests()).toEqual([]);
 	});
 
-	it('12345678901234567890 is requested as exactly that (not …7000)', async () => {
+	it('12345678901234567890 as a number is refused (JSON reads it as …7000), as a string it is requested exactly', async () => {
 		await activate({ includeFullScan: true });
 		sandbox.control.clearRequests();
-		const raw = `{"event":"scan.completed","timestamp":"${isoWithOffset(Date.now())}","data":{"scan_id": 12345678901234567890,"status":"completed"}}`;
-		const { result } = await deliver(raw);
-		const [item] = itemsOf(result);
+		const raw = (id: string) =>
+			`{"event":"scan.completed","timestamp":"${isoWithOffset(Date.now())}","data":{"scan_id": ${id},"status":"completed"}}`;
+		const [number] = itemsOf((await deliver(raw('12345678901234567890'))).result);
+		expect(number.fetchError).toMatch(
+			/data\.scan_id of the delivery is too large to be read exactly/,
+		);
+		expect(apiRequests()).toEqual([]);
+		const [text] = itemsOf((await deliver(raw('"12345678901234567890"'))).result);
 		expect(apiRequests().map((r) => r.path)).toEqual(['/scans/12345678901234567890']);
 		// The sandbox holds no such scan: the 404 is reported, the delivery still runs.
-		expect(item.fetchError).toEqual(expect.any(String));
-		expect(item.event).toBe('scan.completed');
+		expect(text.fetchError).toEqual(expect.any(String));
+		expect(text.event).toBe('scan.completed');
 	});
 
 	it('the last of two scan_id keys counts, as in JSON.parse; a digit string is accepted', async () => {

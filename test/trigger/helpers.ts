@@ -39,12 +39,14 @@ export async function makeHarness(
 	webhookBaseUrl: string,
 	parameters: INodeParameters = { events: ALL_EVENTS },
 	staticData?: IDataObject,
+	typeVersion?: number,
 ): Promise<TriggerHarness> {
 	return await TriggerHarness.create({
 		parameters,
 		env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY },
 		webhookBaseUrl,
 		staticData,
+		typeVersion,
 	});
 }
 
@@ -54,13 +56,17 @@ export function nodeStatic(harness: TriggerHarness): IDataObject {
 	return (data['node:Document Scanning Trigger'] ?? {}) as IDataObject;
 }
 
-/** GET /webhooks of the default account, unwrapped from either envelope. */
-export async function listWebhooks(sandbox: Sandbox): Promise<IDataObject[]> {
+/**
+ * GET /webhooks of the default account, unwrapped from either envelope; without `carriers`, the
+ * key carriers (their URL holds `ds_seal`) are left out.
+ */
+export async function listWebhooks(sandbox: Sandbox, carriers = false): Promise<IDataObject[]> {
 	const res = await fetch(`${sandbox.baseUrl}/webhooks`, {
 		headers: { Accept: 'application/json', Authorization: `Bearer ${DEFAULT_API_KEY}` },
 	});
 	const body = (await res.json()) as IDataObject | IDataObject[];
-	return Array.isArray(body) ? body : (body.data as IDataObject[]);
+	const all = Array.isArray(body) ? body : (body.data as IDataObject[]);
+	return carriers ? all : all.filter((hook) => !String(hook.url).includes('ds_seal='));
 }
 
 /** POSTs raw bytes with the given headers to a URL; returns status and parsed body. */
@@ -89,18 +95,67 @@ export function itemsOf(result: WebhookCallResult | undefined): IDataObject[] {
 	return (result?.workflowData?.[0] ?? []).map((item) => item.json);
 }
 
+/** JSON with object keys sorted and no spacing, as the reference defines the key's digest. */
+function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (typeof value === 'object' && value !== null)
+		return `{${Object.keys(value)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${canonical((value as IDataObject)[key])}`)
+			.join(',')}}`;
+	return JSON.stringify(value) ?? 'null';
+}
+
 /**
- * The item a delivery starts: its body (parsed from the signed bytes, a leading BOM skipped)
- * plus `deliveryKey`, written out here as the reference states it: `<event>:<scan_id>` for a
- * positive whole-number scan_id (number or digit string), else `sha256:` + the bytes' digest.
+ * The first 16 hex digits of the SHA-256 of a record's canonical JSON without `timestamp` and
+ * `*_at`, and with `withoutId`, without `scan_id` and `id`.
+ */
+export function resultDigest(record: IDataObject, withoutId = false): string {
+	const timeless = Object.fromEntries(
+		Object.entries(record).filter(
+			([key]) =>
+				key !== 'timestamp' && !key.endsWith('_at') && !(withoutId && /^(scan_)?id$/.test(key)),
+		),
+	);
+	return createHash('sha256').update(canonical(timeless)).digest('hex').slice(0, 16);
+}
+
+/** `deliveryKey` as the reference states it, for a body and the scan ID it names (if any). */
+export function keyOf(body: IDataObject, scanId?: string): string {
+	const data = body.data as IDataObject | undefined;
+	return scanId !== undefined && typeof data === 'object' && data !== null && !Array.isArray(data)
+		? `${String(body.event)}:${scanId}:${resultDigest(data, true)}`
+		: `sha256:${resultDigest(typeof data === 'object' && data !== null && !Array.isArray(data) ? { ...body, data: Object.fromEntries(Object.entries(data).filter(([key]) => key !== 'timestamp' && !key.endsWith('_at'))) } : body)}`;
+}
+
+/**
+ * The item a delivery starts: its body (parsed from the signed bytes, a leading BOM skipped),
+ * `data.original_filename` after `data.filename`, and `deliveryKey` (above) for the positive
+ * whole-number `data.scan_id` (number or digit string), else `data.id`.
  */
 export function asItem(raw: string | Buffer): IDataObject {
 	const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw, 'utf8');
 	const body = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) as IDataObject;
-	const scanId = (body.data as IDataObject | undefined)?.scan_id;
-	const digits = typeof scanId === 'number' || typeof scanId === 'string' ? String(scanId) : '';
-	const deliveryKey = /^[1-9][0-9]*$/.test(digits)
-		? `${String(body.event)}:${digits}`
-		: `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-	return { ...body, deliveryKey };
+	const data = body.data as IDataObject | undefined;
+	const named = data?.scan_id ?? data?.id;
+	const exact = typeof named === 'number' ? Number.isSafeInteger(named) : typeof named === 'string';
+	const digits = exact ? String(named) : '';
+	const item: IDataObject = {
+		...body,
+		deliveryKey: keyOf(body, /^[1-9][0-9]*$/.test(digits) ? digits : undefined),
+	};
+	if (data && typeof data.filename === 'string') {
+		const withName: IDataObject = {};
+		for (const [key, value] of Object.entries(data)) {
+			if (key === 'original_filename') continue;
+			withName[key] = value;
+			if (key === 'filename')
+				withName.original_filename = data.filename.replace(
+					/\.ds-[0-9a-fA-F]{12}(?=(\.[A-Za-z0-9]{1,10})?$)/,
+					'',
+				);
+		}
+		item.data = withName;
+	}
+	return item;
 }

@@ -53,7 +53,7 @@ function deletesOf(id: number): number {
 }
 
 describe('create (fresh activation)', () => {
-	it('registers the production URL with the selected events and keeps id, secret, url and events in static data', async () => {
+	it('registers the production URL with the selected events, its key carrier, and keeps id, secret, url and events in static data', async () => {
 		const trigger = await harness();
 		expect(await trigger.hook('checkExists')).toBe(false);
 		expect(await trigger.hook('create')).toBe(true);
@@ -68,12 +68,24 @@ describe('create (fresh activation)', () => {
 		expect(record.name).toBe('n8n: Scan automation / Document Scanning Trigger');
 
 		const stored = nodeStatic(trigger);
+		const secret = sandbox.control.getWebhook(record.id as number)!.secret;
 		expect(stored).toEqual({
 			webhookId: record.id,
-			webhookSecret: sandbox.control.getWebhook(record.id as number)!.secret,
+			webhookSecret: secret,
 			webhookUrl: url,
 			webhookEvents: ALL_EVENTS,
+			webhookKeyAtService: true,
 		});
+		// The key carrier: this URL with the sealed secret, subscribed to scan.failed.
+		const carrier = (await listWebhooks(sandbox, true)).find(
+			(hook) => hook !== record && hook.id !== record.id,
+		)!;
+		expect(carrier).toMatchObject({
+			name: 'n8n: Scan automation / Document Scanning Trigger (signing key)',
+			events: ['scan.failed'],
+		});
+		expect(String(carrier.url)).toMatch(new RegExp(`^${url}\\?ds_seal=[A-Za-z0-9_-]{60,}$`));
+		expect(String(carrier.url)).not.toContain(secret.slice(6));
 	});
 
 	it('registers the test URL in test mode', async () => {
@@ -305,7 +317,8 @@ describe('create refused with 422', () => {
 
 	it('another 422 (too many webhooks) keeps the service wording', async () => {
 		sandbox.control.setOptions({ allowInsecureWebhookUrls: true });
-		for (let i = 0; i < 10; i++) {
+		// Each trigger holds two webhooks (the one that delivers and its key carrier): 5 fill 10.
+		for (let i = 0; i < 5; i++) {
 			await (await makeHarness(sandbox, `https://other${i}.example.com/webhook`)).activate();
 		}
 		const trigger = await harness();
@@ -329,11 +342,17 @@ describe('delete (deactivation)', () => {
 		expect(nodeStatic(trigger)).toEqual({});
 	});
 
-	it('404 (already deleted on the server) counts as deleted', async () => {
+	it('404 (deleted on the server meanwhile) counts as deleted', async () => {
 		const trigger = await harness();
 		await trigger.activate();
 		const id = nodeStatic(trigger).webhookId as number;
-		sandbox.control.deleteWebhookDirect(id);
+		sandbox.control.addFault({
+			method: 'DELETE',
+			path: '^/webhooks/\\d+$',
+			kind: 'status',
+			status: 404,
+			times: 2,
+		});
 		expect(await trigger.hook('delete')).toBe(true);
 		expect(deletesOf(id)).toBe(1);
 		expect(sandbox.control.requests().find((r) => r.method === 'DELETE')?.status).toBe(404);
@@ -366,9 +385,16 @@ describe('delete (deactivation)', () => {
 		expect(await listWebhooks(sandbox)).toHaveLength(1);
 	});
 
-	it('nothing stored: true without a request', async () => {
+	it('nothing stored (static data lost or set back): the webhooks of this URL are deleted all the same', async () => {
+		await (await harness()).activate();
+		const lost = await harness();
+		expect(await lost.hook('delete')).toBe(true);
+		expect(await listWebhooks(sandbox, true)).toEqual([]);
+	});
+
+	it('nothing stored and nothing at the service: true, only the listing is read', async () => {
 		const trigger = await harness();
 		expect(await trigger.hook('delete')).toBe(true);
-		expect(sandbox.control.requests().some((r) => r.method === 'DELETE')).toBe(false);
+		expect(sandbox.control.requests().map((r) => r.method)).toEqual(['GET']);
 	});
 });

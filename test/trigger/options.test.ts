@@ -138,7 +138,8 @@ describe('Include Full Scan', () => {
 		expect(record.success).toBe(true);
 		expect(item.event).toBe(body.event);
 		expect(item.timestamp).toBe(body.timestamp);
-		expect(item.data).toEqual(body.data);
+		const data = body.data as IDataObject;
+		expect(item.data).toEqual({ ...data, original_filename: data.filename });
 		expect(item.scan).toMatchObject({
 			id: scanId,
 			reviewed_data: { invoice_number: 'R-1 corrected' },

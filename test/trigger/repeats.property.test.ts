@@ -11,18 +11,18 @@
  *   scan runs exactly once; its first delivery is answered {"received":true}, every other
  *   {"received":true,"duplicate":true}.
  * - Any steps at the same moment (writes held until the group ends): no event is lost, none
- *   runs more often than it was sent, and every execution carries `<event>:<scan_id>`.
+ *   runs more often than it was sent, and every execution carries its result's key.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { isoWithOffset } from '../../sandbox/engine/clock';
 import { type Sandbox, startSandbox } from '../../sandbox/server';
 import { signatureHeader } from '../../sandbox/signing';
 import { ALL_EVENTS } from '../support/fixtures';
 import { runs } from '../support/property-runs';
 import { type Receiver, startReceiver } from '../support/receiver';
-import { itemsOf, makeHarness, postRaw } from './helpers';
+import { buildEventBody } from '../../sandbox/engine/deliveries';
+import { itemsOf, keyOf, makeHarness, postRaw } from './helpers';
 import { StaticDataDatabase, WebhookProcess } from './webhook-processes';
 
 const SCANS = 3;
@@ -104,9 +104,9 @@ async function start(): Promise<Run> {
 
 /** Runs one step; the key of what it sent goes to `run.sent` (a restart sends nothing). */
 async function play(run: Run, s: Step): Promise<void> {
-	const keyOf = (body: string) => {
-		const parsed = JSON.parse(body) as { event: string; data: { scan_id: number } };
-		return `${parsed.event}:${parsed.data.scan_id}`;
+	const keyOfBody = (body: string) => {
+		const parsed = JSON.parse(body) as IDataObject;
+		return keyOf(parsed, String((parsed.data as IDataObject).scan_id));
 	};
 	if (s.kind === 'restart') {
 		processes = processes.map(
@@ -119,7 +119,7 @@ async function play(run: Run, s: Step): Promise<void> {
 	}
 	if (s.kind === 'send') {
 		const record = await sandbox.control.deliver(run.webhookId, s.event, run.scanIds[s.scan]);
-		run.sent.push(keyOf(record.body));
+		run.sent.push(keyOfBody(record.body));
 		return;
 	}
 	if (s.kind === 'repeat') {
@@ -131,15 +131,17 @@ async function play(run: Run, s: Step): Promise<void> {
 			restamp: s.restamp,
 		});
 		route = 0;
-		run.sent.push(keyOf(record.body));
+		run.sent.push(keyOfBody(record.body));
 		return;
 	}
+	// The scan's completed body as the service builds it, its scan_id written as a string.
+	const scan = sandbox.control.getScan(run.scanIds[s.scan])!;
+	const body = buildEventBody('scan.completed', scan, Date.now()) as IDataObject;
 	const raw = JSON.stringify({
-		event: 'scan.completed',
-		timestamp: isoWithOffset(Date.now()),
-		data: { scan_id: String(run.scanIds[s.scan]) },
+		...body,
+		data: { ...(body.data as IDataObject), scan_id: String(scan.id) },
 	});
-	run.sent.push(`scan.completed:${run.scanIds[s.scan]}`);
+	run.sent.push(keyOf(body, String(scan.id)));
 	await postRaw(run.url, raw, { 'X-Service-Signature': signatureHeader(run.secret, raw) });
 }
 

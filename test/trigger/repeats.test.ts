@@ -19,7 +19,7 @@ import { ALL_EVENTS } from '../support/fixtures';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { uploadScan } from '../support/sandbox-api';
 import type { WebhookCallResult } from '../support/trigger-harness';
-import { itemsOf, makeHarness, postRaw } from './helpers';
+import { itemsOf, keyOf, makeHarness, postRaw } from './helpers';
 import { StaticDataDatabase, WebhookProcess } from './webhook-processes';
 
 let sandbox: Sandbox;
@@ -72,6 +72,12 @@ async function result(count: number): Promise<WebhookCallResult> {
 }
 
 const executions = () => receiver.results.filter((r) => r.workflowData !== undefined);
+/** The delivery key of the sandbox's recorded delivery `index` (as the reference states it). */
+const sentKey = (index: number) => {
+	const body = JSON.parse(sandbox.control.deliveries()[index].body) as IDataObject;
+	const scanId = (body.data as IDataObject).scan_id;
+	return keyOf(body, Number(scanId) > 0 ? String(scanId) : undefined);
+};
 const recorded = () =>
 	(database.read()['node:Document Scanning Trigger'] as IDataObject)
 		.recentDeliveries as IDataObject;
@@ -93,9 +99,10 @@ describe('a delivery sent twice starts one execution', () => {
 			workflowData: undefined,
 		});
 		expect(executions()).toHaveLength(1);
-		expect(itemsOf(executions()[0])[0].deliveryKey).toBe(`scan.completed:${scanId}`);
+		expect(itemsOf(executions()[0])[0].deliveryKey).toBe(sentKey(0));
+		expect(sentKey(0)).toMatch(new RegExp(`^scan\\.completed:${scanId}:[0-9a-f]{16}$`));
 		expect(sandbox.control.getWebhook(webhookId)?.failureCount).toBe(0);
-		expect(Object.keys(recorded())).toEqual([`scan.completed:${scanId}`]);
+		expect(Object.keys(recorded())).toEqual([sentKey(0)]);
 	});
 
 	it('signed again with a new timestamp (the other way a service may resend): the same delivery', async () => {
@@ -133,7 +140,7 @@ describe('a delivery sent twice starts one execution', () => {
 		expect(executions()).toHaveLength(1);
 	});
 
-	it('the same bytes after the replay tolerance: still known, so 200 and no execution (a new delivery that old gets 400)', async () => {
+	it('the same bytes after the replay tolerance: still known, so 200 duplicate and no execution (a new delivery that old is late)', async () => {
 		// Process 0 accepts 4 minutes (default 300 s); process 1 only 60 s, so the same bytes are
 		// outside its tolerance when they arrive there.
 		database = new StaticDataDatabase();
@@ -170,7 +177,7 @@ describe('a delivery sent twice starts one execution', () => {
 		await result(1);
 		route = 1;
 		expect(await post(one)).toEqual({ status: 200, body: { received: true, duplicate: true } });
-		expect((await post(send(42))).body).toMatchObject({ error: 'stale_delivery' });
+		expect((await post(send(42))).body).toEqual({ received: true, late: true });
 		expect(executions()).toHaveLength(1);
 	});
 
@@ -183,34 +190,50 @@ describe('a delivery sent twice starts one execution', () => {
 		await receiver.waitFor(2);
 		const rows = itemsOf(executions()[0]);
 		expect(rows.length).toBeGreaterThan(1);
-		expect(new Set(rows.map((row) => row.deliveryKey))).toEqual(
-			new Set([`scan.completed:${scanId}`]),
-		);
+		expect(new Set(rows.map((row) => row.deliveryKey))).toEqual(new Set([sentKey(0)]));
 		expect(executions()).toHaveLength(1);
 	});
 
-	it('the same scan under both events, and sample deliveries (scan_id 0): different deliveries, each runs', async () => {
+	it('the same scan under both events: different deliveries, each runs; sample deliveries (scan_id 0) are one result, whatever their timestamp', async () => {
 		await activate();
 		const [scanId] = sandbox.control.seedScans({ count: 1 });
 		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
 		await sandbox.control.deliver(webhookId, 'scan.failed', scanId);
 		await sandbox.control.deliver(webhookId, 'scan.completed');
+		await result(3);
 		sandbox.control.advanceClock(1_000);
 		await sandbox.control.deliver(webhookId, 'scan.completed');
-		await result(4);
-		await sandbox.control.repeatDelivery();
-		await receiver.waitFor(5);
+		await receiver.waitFor(4);
 
 		const keys = executions().map((r) => String(itemsOf(r)[0].deliveryKey));
-		expect(keys).toHaveLength(4);
-		expect(keys.slice(0, 2)).toEqual([`scan.completed:${scanId}`, `scan.failed:${scanId}`]);
-		// A sample has no usable scan ID: its key is the digest of its bytes, so only the same bytes repeat.
-		expect(keys[2]).toMatch(/^sha256:[0-9a-f]{64}$/);
-		expect(keys[3]).not.toBe(keys[2]);
-		expect(receiver.results[4].body).toEqual({ received: true, duplicate: true });
+		expect(keys).toEqual([sentKey(0), sentKey(1), sentKey(2)]);
+		expect(keys[0]).toMatch(new RegExp(`^scan\\.completed:${scanId}:`));
+		expect(keys[1]).toMatch(new RegExp(`^scan\\.failed:${scanId}:`));
+		// A sample has no usable scan ID: its key is the digest of the body without its timestamp.
+		expect(keys[2]).toMatch(/^sha256:[0-9a-f]{16}$/);
+		expect(sentKey(3)).toBe(keys[2]);
+		expect(receiver.results[3].body).toEqual({ received: true, duplicate: true });
 	});
 
-	it('a scan_id sent as a string is the same scan: a resend that writes it so is a repeat', async () => {
+	it('a scan processed again with a new result (validation_failed, then completed) runs again; the same result resent does not', async () => {
+		await activate();
+		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'validation_failed' as never });
+		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
+		await result(1);
+		sandbox.control.reprocess(scanId, 'completed');
+		await result(2);
+		await sandbox.control.repeatDelivery({ restamp: true });
+		await receiver.waitFor(3);
+		expect(executions().map((r) => itemsOf(r)[0].deliveryKey)).toEqual([sentKey(0), sentKey(1)]);
+		expect(sentKey(0)).not.toBe(sentKey(1));
+		expect(executions().map((r) => (itemsOf(r)[0].data as IDataObject).status)).toEqual([
+			'validation_failed',
+			'completed',
+		]);
+		expect(receiver.results[2].body).toEqual({ received: true, duplicate: true });
+	});
+
+	it('a scan_id sent as a string is the same scan: a resend that writes it so is a repeat; the scan named as data.id too', async () => {
 		await activate();
 		const post = (scanId: number | string) => {
 			const raw = JSON.stringify({
@@ -225,6 +248,21 @@ describe('a delivery sent twice starts one execution', () => {
 		expect((await post('9')).body).toEqual({ received: true, duplicate: true });
 		expect((await post(10)).body).toEqual({ received: true });
 		expect(executions()).toHaveLength(2);
+		// A scan.failed body that names the scan as data.id: keyed by it, resent anew it is a repeat.
+		const failed = (at: number) => {
+			const raw = JSON.stringify({
+				event: 'scan.failed',
+				timestamp: isoWithOffset(at),
+				data: { id: 11, status: 'failed', error_message: 'unreadable' },
+			});
+			return postRaw(url, raw, { 'X-Service-Signature': signatureHeader(secret, raw) });
+		};
+		expect((await failed(Date.now())).body).toEqual({ received: true });
+		await result(4);
+		expect((await failed(Date.now() + 5_000)).body).toEqual({ received: true, duplicate: true });
+		expect(String(itemsOf(executions()[2])[0].deliveryKey)).toMatch(
+			/^scan\.failed:11:[0-9a-f]{16}$/,
+		);
 	});
 
 	it('writes the static data only for a delivery that starts an execution: refusals, ignored events and repeats write nothing', async () => {
@@ -264,7 +302,7 @@ describe('what the node cannot guarantee (n8n shares static data without locking
 		await receiver.waitFor(2);
 
 		const keys = executions().map((r) => itemsOf(r)[0].deliveryKey);
-		expect(keys).toEqual([`scan.completed:${scanId}`, `scan.completed:${scanId}`]);
+		expect(keys).toEqual([sentKey(0), sentKey(0)]);
 	});
 
 	it('two deliveries handled at the same moment: the later write drops the other key, so its repeat runs again, with the same deliveryKey', async () => {
@@ -275,13 +313,14 @@ describe('what the node cannot guarantee (n8n shares static data without locking
 		await sandbox.control.deliver(webhookId, 'scan.completed', b);
 		release();
 		await receiver.waitFor(2);
-		expect(Object.keys(recorded())).toEqual([`scan.completed:${b}`]);
+		expect(Object.keys(recorded())).toEqual([sentKey(1)]);
 
 		await sandbox.control.repeatDelivery({ index: 1 });
 		await sandbox.control.repeatDelivery({ index: 0 });
 		await receiver.waitFor(4);
 		expect(receiver.results[2].body).toEqual({ received: true, duplicate: true });
 		const keys = executions().map((r) => itemsOf(r)[0].deliveryKey);
-		expect(keys).toEqual([`scan.completed:${a}`, `scan.completed:${b}`, `scan.completed:${a}`]);
+		expect(keys).toEqual([sentKey(0), sentKey(1), sentKey(0)]);
+		expect([a, b].map(String)).toEqual([sentKey(0), sentKey(1)].map((key) => key.split(':')[1]));
 	});
 });

@@ -74,4 +74,11 @@ export class WebhookProcess {
 		await this.database.write(harness.staticData);
 		return harness;
 	}
+
+	/** Deactivation, as main does it (`clearWebhooks`): delete, then the static data written back. */
+	async deactivate(): Promise<void> {
+		const harness = await this.harnessFor(this.database.read());
+		await harness.hook('delete', { activation: 'update' });
+		await this.database.write(harness.staticData);
+	}
 }

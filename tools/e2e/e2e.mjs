@@ -97,8 +97,13 @@ const started = Date.now();
 const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
+// `--server-checks=checkExamplesServer,checkPollTrigger`: only these checks while `n8n start` is up.
+const serverChecks = argv
+	.find((a) => a.startsWith('--server-checks='))
+	?.split('=')[1]
+	.split(',');
 const keep = argv.includes('--keep');
-// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,repeats,mcp,poll,load,faults` picks parts.
+// `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,repeats,once,mcp,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
 const queueParts = argv
 	.find((a) => a.startsWith('--queue-parts='))
@@ -379,7 +384,9 @@ async function main() {
 		JSON.stringify(wrongKeyData),
 	);
 
-	for (const serverCheck of SERVER_CHECKS) {
+	for (const serverCheck of SERVER_CHECKS.filter(
+		(check) => !serverChecks || serverChecks.includes(check.name),
+	)) {
 		const begun = Date.now();
 		try {
 			await serverCheck(ctx);

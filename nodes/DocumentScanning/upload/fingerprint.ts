@@ -8,18 +8,15 @@
  * everything a service may do to a stored name (folder part dropped, percent-encoding,
  * another Unicode form, UTF-8 read as Latin-1).
  */
+import { FINGERPRINT_LENGTH, FINGERPRINT_PATTERN as PATTERN } from '../../shared/scans/fileName';
 import { normalizedFileName } from './fileNames';
 
-/** Hex digits of the SHA-256 kept in the name: 48 bits. */
-export const FINGERPRINT_LENGTH = 12;
+export { FINGERPRINT_LENGTH };
+
 /** Longest file name the node sends: the user's part is shortened to fit, never the marker or the extension. */
 export const MAX_SENT_NAME_LENGTH = 255;
 
 const MARKER = '.ds-';
-/** The `.ds-<12 hex>` that ends the name or stands right before its extension (letters and digits). */
-const PATTERN = new RegExp(
-	`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[A-Za-z0-9]{1,10})?$)`,
-);
 
 /** The fingerprint of a file from its SHA-256 (hex). */
 export function fingerprintOf(sha256: string): string {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isTable, mergeReviewedData, type MergedScanData } from '../reviewedData';
+import { withOriginalName } from './fileName';
 
 /**
  * How a scan is turned into output items, shared by the action node ("Output" option) and
@@ -12,7 +13,7 @@ export type ScanOutputMode = 'raw' | 'fields' | 'rows';
 /** Identity of a scan, whether it comes from the API (`id`) or a webhook body (`scan_id`). */
 function scanMeta(scan: IDataObject, merged: MergedScanData): IDataObject {
 	const meta: IDataObject = { scan_id: scan.id ?? scan.scan_id ?? null };
-	for (const key of ['status', 'template_id', 'filename', 'confidence'] as const) {
+	for (const key of ['status', 'template_id', 'filename', 'original_filename', 'confidence']) {
 		if (scan[key] !== undefined) meta[key] = scan[key];
 	}
 	meta.reviewed = merged.reviewedFields.length > 0;
@@ -27,7 +28,8 @@ function headerFields(data: IDataObject): IDataObject {
 }
 
 /**
- * Turns one scan into output records.
+ * Turns one scan into output records, each with `original_filename` (the name the user gave the
+ * file: fileName.ts) when the scan has a `filename`.
  * - `raw`: the scan as the API returned it.
  * - `fields`: the extracted fields with the reviewed ones merged over them, with `scan_id`,
  *   `status`, `template_id`, `filename`, `confidence`, `reviewed` and `reviewedFields` (the
@@ -39,7 +41,8 @@ function headerFields(data: IDataObject): IDataObject {
  *   `reviewed_data` replaces the extracted one; otherwise the extracted rows stay. A scan
  *   without table rows gives one `fields` record, so no scan is dropped.
  */
-export function shapeScan(scan: IDataObject, mode: ScanOutputMode): IDataObject[] {
+export function shapeScan(record: IDataObject, mode: ScanOutputMode): IDataObject[] {
+	const scan = withOriginalName(record);
 	if (mode === 'raw') return [scan];
 	const merged = mergeReviewedData(scan);
 	const { data, reviewedFields } = merged;
@@ -54,6 +57,9 @@ export function shapeScan(scan: IDataObject, mode: ScanOutputMode): IDataObject[
 			rows.push({
 				...row,
 				scan_id: meta.scan_id,
+				...(meta.original_filename === undefined
+					? {}
+					: { original_filename: meta.original_filename }),
 				table,
 				row_number: index + 1,
 				document,

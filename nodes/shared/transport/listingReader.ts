@@ -134,13 +134,15 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 
 	let ending = endingOf(first);
 	const count = pageCountOf(first, pageSize);
-	// A listing already longer than the bound fails before reading it (unless a limit stops earlier).
+	// A listing already longer than the bound fails before reading it, unless a limit or
+	// `stopAfter` may end it earlier: the cap is on pages read, not pages reported.
 	if (
 		ending === undefined &&
 		count !== undefined &&
 		count > options.maxPages &&
 		options.atMaxPages === 'error' &&
-		options.limit === undefined
+		options.limit === undefined &&
+		options.stopAfter === undefined
 	) {
 		throw options.tooManyPages();
 	}

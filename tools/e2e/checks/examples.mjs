@@ -141,7 +141,11 @@ async function scanEvents(ctx) {
 	const port = new URL(ctx.n8nUrl).port;
 	const hook = await waitFor(async () => {
 		const hooks = unwrap((await api('/webhooks')).body) ?? [];
-		return hooks.find((h) => String(h.url).startsWith(`http://localhost:${port}/webhook/`));
+		return hooks.find(
+			(h) =>
+				String(h.url).startsWith(`http://localhost:${port}/webhook/`) &&
+				!String(h.url).includes('ds_seal='),
+		);
 	});
 	if (
 		!ctx.check(
@@ -215,8 +219,10 @@ async function scanEvents(ctx) {
 	if (ctx.restartN8n) {
 		await ctx.restartN8n();
 		const again = await deliver('e2e-after-restart.pdf', hook.id);
-		const hooks = (unwrap((await api('/webhooks')).body) ?? []).filter((h) =>
-			String(h.url).startsWith(`http://localhost:${port}/webhook/`),
+		const hooks = (unwrap((await api('/webhooks')).body) ?? []).filter(
+			(h) =>
+				String(h.url).startsWith(`http://localhost:${port}/webhook/`) &&
+				!String(h.url).includes('ds_seal='),
 		);
 		ctx.check(
 			'after an n8n restart: still exactly one webhook for the trigger, and a delivery runs the workflow',
@@ -327,6 +333,8 @@ export const EXAMPLE_CHECKS = {
 	'scan-events.json': { phase: 'server', prepare: activateScanEvents, run: scanEvents },
 	'scan-events-polling.json': { phase: 'server', run: scanEventsPolling },
 	'repeated-deliveries.json': { phase: 'server', run: checkRepeatedDeliveries },
+	// Needs PostgreSQL: run by the queue e2e (tools/e2e/queue/once.mjs), on both lines.
+	'deliveries-once-into-postgres.json': { phase: 'queue' },
 	'ask-about-your-scans.json': { phase: 'server', run: askAboutYourScans },
 };
 

@@ -13,6 +13,7 @@
 //    example's Remove Duplicates node (n8n's own) passes the item in one of them only.
 import { exampleId, localExample } from '../../n8n/local.mjs';
 import { nodeOutput } from '../../n8n/rest.mjs';
+import { deliveryKeyOf } from '../delivery-key.mjs';
 import { restOf, sandboxOf, setWorkflowActive, unwrap, waitFor } from './support.mjs';
 
 const FILE = 'repeated-deliveries.json';
@@ -34,7 +35,10 @@ export async function checkRepeatedDeliveries(ctx) {
 	const activated = await setWorkflowActive(ctx, id, true);
 	const hook = await waitFor(async () => {
 		const hooks = unwrap((await sandbox.api('/webhooks')).body) ?? [];
-		return hooks.find((h) => String(h.url).includes(`/webhook/${webhookPath}/`));
+		return hooks.find(
+			(h) =>
+				String(h.url).includes(`/webhook/${webhookPath}/`) && !String(h.url).includes('ds_seal='),
+		);
 	});
 	if (
 		!ctx.check(
@@ -56,7 +60,7 @@ export async function checkRepeatedDeliveries(ctx) {
 			},
 			{ timeoutMs: 30_000, intervalMs: 50 },
 		);
-		return { scanId, key: `scan.completed:${scanId}`, ...found };
+		return { scanId, key: deliveryKeyOf(found.record.body), ...found };
 	};
 	/** Sends a recorded delivery's exact bytes and headers to the trigger; the answer. */
 	const resend = async (record) => {
@@ -148,6 +152,58 @@ export async function checkRepeatedDeliveries(ctx) {
 			[...kept].sort().join() === '0,1' &&
 			booked === 1,
 		`same bytes during the held read → ${early.status} ${early.text.slice(0, 60)}; executions with ${c.key}: ${both?.length ?? 0}; "${DROP}" kept ${kept.join(' + ')}; "${BOOK}" got ${booked}`,
+	);
+
+	// ---- 4. re-activation while a delivery is in flight (issue 33 §1) --------------------------
+	// Its full-scan read is held by the sandbox until released; meanwhile the workflow is
+	// deactivated and activated again (a new webhook and secret); then the held delivery ends and
+	// n8n writes its copy of static data (the old webhook's) back. The new webhook's deliveries
+	// must all be verified: its secret is also held at the service, by its key carrier.
+	await sandbox.control('POST', '/faults', { method: 'GET', path: '^/scans/\\d+$', kind: 'hold' });
+	const d = await upload(`e2e-reactivate-held-${stamp}.pdf`);
+	const holding = await waitFor(
+		async () => ((await sandbox.control('GET', '/held')).body?.held ?? 0) >= 1,
+		{ timeoutMs: 30_000, intervalMs: 100 },
+	);
+	await setWorkflowActive(ctx, id, false);
+	await setWorkflowActive(ctx, id, true);
+	// n8n 2.x (de)registers after the REST call returns: wait for the new webhook.
+	const renewed = await waitFor(async () => {
+		const hooks = unwrap((await sandbox.api('/webhooks')).body) ?? [];
+		return hooks.find(
+			(h) =>
+				String(h.url).includes(`/webhook/${webhookPath}/`) &&
+				!String(h.url).includes('ds_seal=') &&
+				h.id !== hook.id,
+		);
+	});
+	await sandbox.control('POST', '/held/release');
+	const heldRuns = await waitFor(async () => (await executionsOf(d.key)).length > 0, {
+		timeoutMs: 30_000,
+	});
+	const statuses = [];
+	for (let i = 0; i < 10; i++) {
+		const scanId = ((await sandbox.control('POST', '/scans', { count: 1 })).body?.ids ?? [])[0];
+		const sent = await sandbox.control('POST', '/deliver', {
+			webhookId: renewed?.id,
+			event: 'scan.completed',
+			scanId,
+		});
+		statuses.push(sent.body?.status ?? sent.status);
+	}
+	const record = renewed
+		? (await sandbox.control('GET', `/webhooks/${renewed.id}`)).body
+		: undefined;
+	ctx.check(
+		`${name}: re-activated while a delivery's full-scan read is held, then the held delivery ends: the new webhook's next 10 deliveries are all verified (200), none counts as a failure`,
+		holding &&
+			Boolean(renewed) &&
+			Boolean(heldRuns) &&
+			statuses.length === 10 &&
+			statuses.every((status) => status === 200) &&
+			record?.failureCount === 0 &&
+			record?.active === true,
+		`held: ${holding}; new webhook ${renewed?.id ?? 'none'} (was ${hook.id}); deliveries → ${statuses.join(' ')}; failures counted ${record?.failureCount}`,
 	);
 
 	await setWorkflowActive(ctx, id, false);

@@ -34,10 +34,14 @@ export async function usedScans(ctx) {
 	return (await api(ctx, '/account')).body.used_scans;
 }
 
-/** The sandbox's webhooks that point at the webhook process. */
-export async function hooksOnWebhookProcess(ctx) {
+/** The sandbox's webhooks that point at the webhook process (`carriers`: also the key carriers). */
+export async function hooksOnWebhookProcess(ctx, carriers = false) {
 	const hooks = (await api(ctx, '/webhooks')).body ?? [];
-	return hooks.filter((h) => String(h.url).startsWith(ctx.procs.webhook.url));
+	return hooks.filter(
+		(h) =>
+			String(h.url).startsWith(ctx.procs.webhook.url) &&
+			(carriers || !String(h.url).includes('ds_seal=')),
+	);
 }
 
 export async function waitFor(what, fn, timeoutMs = 30_000) {
@@ -80,7 +84,7 @@ export async function waitUntilServed(ctx, workflowId, timeoutMs = 60_000) {
 export async function deactivateTrigger(ctx) {
 	await ctx.rest.deactivate(TRIGGER_WORKFLOW.id);
 	return waitFor('the trigger’s webhook to be deleted', async () =>
-		(await hooksOnWebhookProcess(ctx)).length === 0 ? true : undefined,
+		(await hooksOnWebhookProcess(ctx, true)).length === 0 ? true : undefined,
 	).catch(() => false);
 }
 

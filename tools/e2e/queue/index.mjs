@@ -6,6 +6,7 @@
 //   checks.mjs  the action node on a worker, an upload with Wait for Completion from binary data
 //               in `database` mode, the trigger's lifecycle across processes, a restart of main;
 //   repeats.mjs a delivery sent twice, to a second webhook process started beside the first;
+//   once.mjs    examples/deliveries-once-into-postgres.json: copies at once and bursts, each result booked once;
 //   poll.mjs    the poll trigger: polls on main, executions on the workers, a restart of main;
 //   load.mjs    signed deliveries vs n8n's Webhook node (v2, and v1 as every app trigger takes
 //               it on 2.x), 100 uploads in one execution;
@@ -44,6 +45,7 @@ import { runPollChecks } from './poll.mjs';
 import { runLoad } from './load.mjs';
 import { runFaults } from './faults.mjs';
 import { runRepeatChecks } from './repeats.mjs';
+import { runOnceChecks } from './once.mjs';
 import { runMcpChecks } from './mcp.mjs';
 
 /** One `n8n import:workflow --separate` for all (each n8n CLI start costs seconds). */
@@ -67,7 +69,7 @@ function importWorkflows(workflows, env) {
  */
 export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT_LINE }) {
 	const parts = new Set(
-		only?.length ? only : ['checks', 'repeats', 'mcp', 'poll', 'load', 'faults'],
+		only?.length ? only : ['checks', 'repeats', 'once', 'mcp', 'poll', 'load', 'faults'],
 	);
 	if (parts.has('faults')) parts.add('kill').add('redis');
 	const timings = {};
@@ -156,6 +158,7 @@ export async function runQueueE2e({ check, verbose = false, only, line = DEFAULT
 		};
 		if (parts.has('checks')) await part('checks', () => runChecks(ctx));
 		if (parts.has('repeats')) await part('repeats', () => runRepeatChecks(ctx));
+		if (parts.has('once')) await part('once', () => runOnceChecks(ctx));
 		if (parts.has('mcp')) await part('mcp', () => runMcpChecks(ctx));
 		if (parts.has('poll')) await part('poll', () => runPollChecks(ctx));
 		if (parts.has('load')) await part('load', () => runLoad(ctx));

@@ -22,6 +22,7 @@ import {
 	waitUntilServed,
 } from './checks.mjs';
 import { TRIGGER_WORKFLOW } from './workflows.mjs';
+import { deliveryKeyOf } from '../delivery-key.mjs';
 
 const SEQUENTIAL = 5;
 const PAIRS = 5;
@@ -145,7 +146,7 @@ export async function runRepeatChecks(ctx) {
 			const body = bodyFor(`qrepeat-seq-${i}-x`);
 			answers.push(await post(i % 2, body));
 			// n8n writes the static data back just after the trigger answered: the resends wait for it.
-			const written = await recorded(db, `scan.completed:${scanId}`).then(
+			const written = await recorded(db, deliveryKeyOf(body)).then(
 				() => true,
 				() => false,
 			);

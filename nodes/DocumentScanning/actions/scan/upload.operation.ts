@@ -11,6 +11,7 @@ import type { UploadOutcome } from '../../upload';
 import type { Deferred, ExecutionScope } from '../../execution/scope';
 import { isDeferred } from '../../execution/scope';
 import { toItems } from '../../execution/items';
+import { withOriginalName } from '../../../shared/scans/fileName';
 import { handOff } from '../../waiting/handOff';
 import {
 	optionsCollection,
@@ -190,7 +191,7 @@ function outputOf(
 	{ scan }: UploadOutcome,
 ): INodeExecutionData[] | Deferred {
 	if (!ctx.getNodeParameter('waitForCompletion', itemIndex, false))
-		return toItems([scan], itemIndex);
+		return toItems([withOriginalName(scan)], itemIndex);
 	return handOff(ctx, scope, {
 		scan,
 		scanId: Number(scan.id),

@@ -1,0 +1,27 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * The content fingerprint the action node puts into an uploaded file's name (`Invoice.pdf` is
+ * sent as `Invoice.ds-1a2b3c4d5e6f.pdf`: upload/fingerprint.ts), and the name the user gave,
+ * which every item that carries a scan shows as `original_filename` next to `filename`.
+ */
+
+/** Hex digits of the SHA-256 kept in the name: 48 bits. */
+export const FINGERPRINT_LENGTH = 12;
+/** The `.ds-<12 hex>` that ends the name or stands right before its extension (letters and digits). */
+export const FINGERPRINT_PATTERN = new RegExp(
+	`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[A-Za-z0-9]{1,10})?$)`,
+);
+
+/** The scan with `original_filename` (its stored name without the fingerprint) after `filename`. */
+export function withOriginalName(scan: IDataObject): IDataObject {
+	if (typeof scan.filename !== 'string') return scan;
+	const named: IDataObject = {};
+	for (const [key, value] of Object.entries(scan)) {
+		if (key === 'original_filename') continue;
+		named[key] = value;
+		if (key === 'filename')
+			named.original_filename = scan.filename.replace(FINGERPRINT_PATTERN, '');
+	}
+	return named;
+}
