@@ -4,6 +4,7 @@ import { isoWithOffset, isoZulu } from '../engine/clock';
 import type { SeedUploadsInput, TakeAfterInput } from '../engine/competition';
 import { SandboxCore } from '../engine/core';
 import { describeOptions } from '../engine/options';
+import { ActivityControl, createActivityControl } from './activity';
 import { createListingControl, ListingControl } from './listing';
 import { applyResult, sampleScan } from '../engine/processing';
 import { AccountRecord, DEFAULT_API_KEY, ScanRecord, WebhookRecord } from '../engine/records';
@@ -26,7 +27,7 @@ import {
 	WebhookEvent,
 } from '../types';
 
-export interface SandboxControl extends ListingControl {
+export interface SandboxControl extends ListingControl, ActivityControl {
 	/** Wipes all state and reseeds; options go back to the start options, then `options` apply. */
 	reset(options?: Partial<SandboxOptions>): void;
 	/** Changes live options (envelope, activeFlag, errorsShape, processingDelayMs, rateLimitPerHour, retryAfter, allowInsecureWebhookUrls, deliveryTimeoutMs, log). */
@@ -315,6 +316,8 @@ export function createControl(core: SandboxCore): SandboxControl {
 		},
 		// Listing behaviours and changes during a listing (control/listing.ts).
 		...createListingControl(core, (input) => control.seedScans(input)),
+		// Other clients, reprocessed scans, held requests (control/activity.ts).
+		...createActivityControl(core, (input) => control.seedScans(input)),
 	};
 	return control;
 }

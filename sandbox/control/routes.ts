@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readCredentials } from '../api/auth';
 import { SandboxControl } from './control';
+import { activityRoutes } from './activity';
 import { listingRoutes } from './listing';
 import {
 	ApiResponse,
@@ -167,6 +168,7 @@ function buildRoutes(control: SandboxControl) {
 			return ok(control.getWebhook(idParam(id)));
 		}),
 		...listingRoutes(control),
+		...activityRoutes(control),
 	];
 }
 

@@ -1,13 +1,24 @@
 /** Injected faults for API requests (matched on method and the path after /api/v1). */
 import { FaultKind, FaultSpec } from '../types';
 
-const KINDS: readonly FaultKind[] = ['status500', 'drop', 'latency', 'dropAfterCommit', 'status'];
+const KINDS: readonly FaultKind[] = [
+	'status500',
+	'drop',
+	'latency',
+	'dropAfterCommit',
+	'status',
+	'redirect',
+	'hold',
+];
+const REDIRECTS = [301, 302, 303, 307, 308];
 
 export interface ActiveFault {
 	kind: FaultKind;
 	status: number;
 	headers: Record<string, string>;
 	latencyMs: number;
+	/** For 'redirect': which origin the Location names. */
+	to: 'same' | 'other';
 }
 
 interface StoredFault extends ActiveFault {
@@ -29,9 +40,14 @@ export class Faults {
 		const skip = spec.after ?? 0;
 		if (!Number.isInteger(skip) || skip < 0)
 			throw new Error('after must be a non-negative integer');
-		const status = spec.kind === 'status500' ? 500 : (spec.status ?? 500);
+		const status =
+			spec.kind === 'status500' ? 500 : (spec.status ?? (spec.kind === 'redirect' ? 302 : 500));
 		if (!Number.isInteger(status) || status < 100 || status > 599)
 			throw new Error('status must be an HTTP status code');
+		if (spec.kind === 'redirect' && !REDIRECTS.includes(status))
+			throw new Error(`a redirect's status must be one of ${REDIRECTS.join(', ')}`);
+		const to = spec.to ?? 'same';
+		if (to !== 'same' && to !== 'other') throw new Error("to must be 'same' or 'other'");
 		if (spec.kind === 'status' && spec.status === undefined)
 			throw new Error("kind 'status' needs a status");
 		const latencyMs = spec.latencyMs ?? 0;
@@ -48,6 +64,7 @@ export class Faults {
 			status,
 			headers: { ...spec.headers },
 			latencyMs,
+			to,
 			method: spec.method?.toUpperCase(),
 			path,
 			remaining: times,
@@ -78,6 +95,7 @@ export class Faults {
 			status: fault.status,
 			headers: fault.headers,
 			latencyMs: fault.latencyMs,
+			to: fault.to,
 		};
 	}
 }

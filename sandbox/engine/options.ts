@@ -1,3 +1,4 @@
+import { FAILED_BODIES, FailedBody } from './failed-bodies';
 import { LIVE_OPTION_KEYS, SandboxOptions } from '../types';
 
 export interface ResolvedOptions {
@@ -12,6 +13,10 @@ export interface ResolvedOptions {
 	duplicateCheck: 'afterLimits' | 'beforeLimits';
 	/** Records of GET /scans: every field of a scan (default), or only id, status, filename, template_id and the times. */
 	listedScans: 'full' | 'brief';
+	/** The body of a scan.failed delivery (engine/failed-bodies.ts). */
+	failedBody: FailedBody;
+	/** How long before it is sent a delivery's event happened (its `timestamp`): a delivery that left the queue late. */
+	deliveryLateMs: number;
 	allowInsecureWebhookUrls: boolean;
 	processingDelayMs: number;
 	latencyMs: number;
@@ -32,6 +37,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	storedFilename: 'basename',
 	duplicateCheck: 'afterLimits',
 	listedScans: 'full',
+	failedBody: 'scan_id',
+	deliveryLateMs: 0,
 	allowInsecureWebhookUrls: false,
 	processingDelayMs: 1000,
 	latencyMs: 0,
@@ -102,12 +109,16 @@ export function mergeOptions(
 			case 'listedScans':
 				next.listedScans = oneOf(key, value, ['full', 'brief']);
 				break;
+			case 'failedBody':
+				next.failedBody = oneOf(key, value, FAILED_BODIES);
+				break;
 			case 'allowInsecureWebhookUrls':
 			case 'retryAfter':
 			case 'seed':
 				next[key] = bool(key, value);
 				break;
 			case 'processingDelayMs':
+			case 'deliveryLateMs':
 			case 'latencyMs':
 			case 'rateLimitPerHour':
 			case 'deliveryTimeoutMs':
