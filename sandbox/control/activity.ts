@@ -36,6 +36,8 @@ export interface OtherActivity {
 export interface ActivityControl {
 	/** Runs `activity` when the API request matching `match` after the next `after` ones arrives, before it is handled. */
 	atRequest(after: number, match: RequestMatch, activity: OtherActivity): void;
+	/** Forgets the activities `atRequest` queued that have not run yet. */
+	clearActivity(): void;
 	/** Runs `activity` now. */
 	otherClients(activity: OtherActivity): void;
 	/**
@@ -107,6 +109,7 @@ export function createActivityControl(
 			accountFor(activity.apiKey);
 			core.requestHooks.add(after, match, () => run(activity));
 		},
+		clearActivity: () => core.requestHooks.clear(),
 		otherClients: run,
 		reprocessScan: (id, outcome) => {
 			const scan = store.scan(id);
@@ -142,6 +145,10 @@ export function activityRoutes(control: ActivityControl): Array<Route<Handler>> 
 				(body.activity ?? {}) as OtherActivity,
 			);
 			return { status: 201, body: { queued: true } };
+		}),
+		route<Handler>('DELETE', '/at-request', () => {
+			control.clearActivity();
+			return ok({ cleared: true });
 		}),
 		route<Handler>('POST', '/other-clients', (body) => {
 			control.otherClients(body as OtherActivity);
