@@ -54,7 +54,10 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		const scans = allScans(sandbox);
 		const fresh = scans.length - seen;
 		seen = scans.length;
-		const unfinished = scans.filter((s) => !FINAL.includes(s.status)).length;
+		const open = scans.filter((s) => !FINAL.includes(s.status));
+		const unfinished = open.length;
+		// How deep the oldest unfinished scan lies (scans newer than it): the poll may read down to it.
+		const depth = open.length === 0 ? 0 : scans.length - open[0].id + 1;
 		schedule(sandbox, faults, []);
 		const logStart = control.requests().length;
 		const wire = observeWire();
@@ -91,8 +94,9 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 			records: recordsOf(sandbox, items),
 			/**
 			 * Invariant 9, poll trigger: GET /scans requests of one poll at most
-			 *   2·(⌈(N + U)/25⌉ + 2) + 4·F   (the activation: 42 + 4·F, its documented window)
+			 *   2·(⌈(N + U)/25⌉ + 2) + min(40, ⌈D/25⌉) + 4·F   (the activation: 42 + 4·F, its window)
 			 * N scans created since the poll before, U scans not finished (the ones it may follow),
+			 * D how deep the oldest of them lies (it reads at most 40 pages down to followed scans),
 			 * F the injected faults' uses. Not the account's size.
 			 */
 			requestBound: activation
@@ -103,10 +107,13 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 						formula: `42 (the activation's window: 40 pages and 2) + 4·F=${f}`,
 					}
 				: {
-						limit: 2 * (Math.ceil((fresh + unfinished) / 25) + 2) + 4 * f,
+						limit:
+							2 * (Math.ceil((fresh + unfinished) / 25) + 2) +
+							Math.min(40, Math.ceil(depth / 25)) +
+							4 * f,
 						count: requests.filter((r) => r.method === 'GET' && r.path === '/scans').length,
 						what: 'GET /scans',
-						formula: `2·(⌈(N=${fresh} + U=${unfinished})/25⌉ + 2) + 4·F=${f}`,
+						formula: `2·(⌈(N=${fresh} + U=${unfinished})/25⌉ + 2) + min(40, ⌈D=${depth}/25⌉) + 4·F=${f}`,
 					},
 		});
 	};
