@@ -182,7 +182,7 @@ const statusArb = fc.constantFrom<ScanStatus>(
 	'validation_failed',
 );
 
-export const getManyCaseArb: fc.Arbitrary<GetManyCase> = fc.record({
+const getManyAnyArb: fc.Arbitrary<GetManyCase> = fc.record({
 	kind: fc.constant('getMany' as const),
 	world: worldArb(historyArb(statusArb)),
 	settings: getManySettingsArb,
@@ -218,6 +218,38 @@ export const getManyCaseArb: fc.Arbitrary<GetManyCase> = fc.record({
 	),
 	faults: faultsArb(['listing', 'anyGet']),
 });
+
+/**
+ * Get Many's rare shape: one old scan stuck in the filtered status under a large account, and a
+ * page or so of recent ones (the repair must not read the whole account to close that gap).
+ */
+export const getManyCaseArb: fc.Arbitrary<GetManyCase> = fc.oneof(
+	{ weight: 3, arbitrary: getManyAnyArb },
+	{
+		weight: 1,
+		arbitrary: fc
+			.record({
+				base: getManyAnyArb,
+				status: fc.constantFrom<ScanStatus>('processing', 'uploaded'),
+				size: fc.constantFrom(1200, 2000),
+				recent: fc.constantFrom(24, 25, 26),
+			})
+			.map(({ base, status, size, recent }) => ({
+				...base,
+				settings: { ...base.settings, status, template: undefined, returnAll: true },
+				world: {
+					...base.world,
+					metaPages: null,
+					ignorePage: false,
+					history: [
+						{ count: 1, status, template: 1 as const },
+						{ count: size, status: 'completed' as const, template: 1 as const },
+						{ count: recent, status, template: 1 as const },
+					],
+				},
+			})),
+	},
+);
 
 const outcomeArb = fc.constantFrom<Outcome>(
 	'completed',
