@@ -29,6 +29,11 @@ export interface Sandbox {
 	readonly baseUrl: string;
 	/** e.g. http://127.0.0.1:PORT */
 	readonly origin: string;
+	/**
+	 * A second origin (another port on the same host) serving the same API and recording every
+	 * request with `origin: 'other'`: where a `redirect` fault with `to: 'other'` points.
+	 */
+	readonly otherOrigin: string;
 	readonly port: number;
 	readonly control: SandboxControl;
 	/** Stops the server, timers and deliveries in flight. */
@@ -75,6 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const control = createControl(core);
 	const handleControl = createControlHandler(control);
 	let origin = '';
+	let otherOrigin = '';
 
 	const log = (line: string): void => core.options.log?.(line);
 
@@ -93,6 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		req: http.IncomingMessage,
 		res: http.ServerResponse,
 		url: URL,
+		elsewhere: boolean,
 	): Promise<void> {
 		const started = Date.now();
 		const method = req.method ?? 'GET';
@@ -106,8 +113,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			authScheme: credentials.scheme,
 			at: isoWithOffset(core.clock.now()),
 			atMs: core.clock.now(),
+			...(elsewhere ? { origin: 'other' as const } : {}),
 		};
 		core.requestLog.push(entry);
+		core.requestHooks.arrived(method, entry.path);
 		const fault = core.faults.take(method, entry.path);
 		if (fault) entry.fault = fault.kind;
 		const finish = (): void =>
@@ -122,7 +131,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return;
 		}
 		if (fault?.kind === 'latency') await core.requestTimers.sleep(fault.latencyMs);
-		if (fault?.kind === 'hold') await core.faults.hold();
+		if (fault?.kind === 'hold') await core.holds.hold((ms) => core.requestTimers.sleep(ms));
 		// Network latency of a real service (option latencyMs), before the request is handled.
 		if (core.options.latencyMs > 0) await core.requestTimers.sleep(core.options.latencyMs);
 
@@ -134,6 +143,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 					`Injected fault: HTTP ${fault.status}.`,
 					fault.headers,
 				);
+			} else if (fault?.kind === 'redirect') {
+				const to = `${fault.to === 'other' ? otherOrigin : origin}${url.pathname}${url.search}`;
+				response = { status: fault.status, headers: { Location: to }, body: { moved: to } };
 			} else if (apiPath === undefined) {
 				response = notFoundPage(API_PREFIX);
 			} else {
@@ -146,6 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 					query: url.searchParams,
 					credentials,
 					baseUrl,
+					log: entry,
 				});
 			}
 		} catch (err) {
@@ -164,34 +177,47 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		finish();
 	}
 
-	const server = http.createServer((req, res) => {
-		const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
-		const handled = isControlPath(url.pathname)
-			? handleControlRequest(req, res, url.pathname)
-			: handleApiRequest(req, res, url);
-		handled.catch((err: Error) => {
-			log(`unhandled error: ${err.message}`);
-			if (!res.headersSent) writeResponse(res, errorResponse(500, 'Internal sandbox error.'));
-		});
-	});
+	const listener =
+		(elsewhere: boolean) =>
+		(req: http.IncomingMessage, res: http.ServerResponse): void => {
+			const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+			const handled = isControlPath(url.pathname)
+				? handleControlRequest(req, res, url.pathname)
+				: handleApiRequest(req, res, url, elsewhere);
+			handled.catch((err: Error) => {
+				log(`unhandled error: ${err.message}`);
+				if (!res.headersSent) writeResponse(res, errorResponse(500, 'Internal sandbox error.'));
+			});
+		};
+	const server = http.createServer(listener(false));
+	// The other origin: the same API on another port, every request recorded as `origin: 'other'`.
+	const other = http.createServer(listener(true));
 
 	const resolved = core.options;
 	await listen(server, resolved.port, resolved.host);
+	await listen(other, 0, resolved.host);
 	const port = (server.address() as AddressInfo).port;
 	origin = `http://${urlHost(resolved.host)}:${port}`;
+	otherOrigin = `http://${urlHost(resolved.host)}:${(other.address() as AddressInfo).port}`;
 
 	let closing: Promise<void> | undefined;
 	return {
 		baseUrl: `${origin}${API_PREFIX}`,
 		origin,
+		otherOrigin,
 		port,
 		control,
 		close: () => {
-			closing ??= new Promise<void>((resolve) => {
-				core.shutdown();
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
+			closing ??= Promise.all(
+				[server, other].map(
+					(each) =>
+						new Promise<void>((resolve) => {
+							core.shutdown();
+							each.close(() => resolve());
+							each.closeAllConnections();
+						}),
+				),
+			).then(() => undefined);
 			return closing;
 		},
 	};

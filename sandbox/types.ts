@@ -54,6 +54,10 @@ export interface SandboxOptions {
 	 * url as given, 'dropped' without its query (`?…`).
 	 */
 	webhookUrlQuery?: 'kept' | 'dropped';
+	/** The body of a `scan.failed` delivery: 'scan_id' (default), 'id', 'topLevel', 'noMessage' or 'extra' (engine/failed-bodies.ts). */
+	failedBody?: 'scan_id' | 'id' | 'topLevel' | 'noMessage' | 'extra';
+	/** A delivery's `timestamp` is this long before it is sent (a delivery that left the queue late). Default 0. */
+	deliveryLateMs?: number;
 	/** Allow http:// and loopback/private webhook hosts. Default false. */
 	allowInsecureWebhookUrls?: boolean;
 	/** Delay of each processing step (uploaded -> processing -> terminal). Default 1000. */
@@ -83,6 +87,8 @@ export const LIVE_OPTION_KEYS = [
 	'duplicateCheck',
 	'listedScans',
 	'webhookUrlQuery',
+	'failedBody',
+	'deliveryLateMs',
 	'allowInsecureWebhookUrls',
 	'processingDelayMs',
 	'latencyMs',
@@ -92,7 +98,8 @@ export const LIVE_OPTION_KEYS = [
 	'log',
 ] as const;
 
-export type FaultKind = 'status500' | 'drop' | 'latency' | 'dropAfterCommit' | 'status' | 'hold';
+export type FaultKind =
+	'status500' | 'drop' | 'latency' | 'dropAfterCommit' | 'status' | 'redirect' | 'hold';
 
 export interface FaultSpec {
 	/** HTTP method to match (case-insensitive); any when omitted. */
@@ -106,6 +113,12 @@ export interface FaultSpec {
 	headers?: Record<string, string>;
 	/** For kind 'latency'. */
 	latencyMs?: number;
+	/**
+	 * For kind 'redirect' (with `status` 301, 302, 303, 307 or 308, default 302): the `Location`
+	 * is the request's own path and query on the Base URL's origin (`same`, default) or on the
+	 * sandbox's other origin (`other`, `Sandbox.otherOrigin`), which serves the same API.
+	 */
+	to?: 'same' | 'other';
 	/** How many matching requests the fault applies to. Default 1. */
 	times?: number;
 	/** How many matching requests pass untouched before the fault applies. Default 0. */
@@ -130,6 +143,12 @@ export interface RequestLogEntry {
 	atMs?: number;
 	/** Virtual time in milliseconds when the answer was ready (after any latency); absent when dropped. */
 	doneAtMs?: number;
+	/** Set when the request reached the sandbox's other origin (a redirect target), not the Base URL's. */
+	origin?: 'other';
+	/** POST /scans that created a scan (also when its answer was then dropped): the scan's ID. */
+	scanId?: number;
+	/** With `scanId`: the SHA-256 (hex) of the file that scan holds. */
+	contentSha256?: string;
 }
 
 export interface DeliveryRecord {

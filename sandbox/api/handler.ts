@@ -4,6 +4,7 @@ import { Credentials } from './auth';
 import { SandboxCore } from '../engine/core';
 import { ApiResponse, FieldErrors, validationResponse } from './http';
 import { AccountRecord } from '../engine/records';
+import type { RequestLogEntry } from '../types';
 
 export interface ApiRequest {
 	req: IncomingMessage;
@@ -13,6 +14,8 @@ export interface ApiRequest {
 	credentials: Credentials;
 	/** Absolute base for links, e.g. http://127.0.0.1:8787/api/v1 */
 	baseUrl: string;
+	/** The request's entry in the request log, for what a route records (e.g. the scan it created). */
+	log?: RequestLogEntry;
 }
 
 export interface HandlerContext extends ApiRequest {

@@ -120,11 +120,19 @@ export interface Page<T> {
  * Cuts page `page` (1-based) out of `all`. Links repeat the request's other query parameters.
  * A page beyond the last one is empty.
  */
-export function paginate<T>(all: T[], page: number, pageUrl: (page: number) => string): Page<T> {
-	const lastPage = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
+export function paginate<T>(
+	all: T[],
+	page: number,
+	pageUrl: (page: number) => string,
+	reportedPages: (lastPage: number) => number = (lastPage) => lastPage,
+): Page<T> {
+	// `meta` may report another count than the real one (listing option metaPages).
+	const realLast = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
+	const lastPage = reportedPages(realLast);
+	const total = lastPage === realLast ? all.length : lastPage * PAGE_SIZE;
 	return {
 		items: all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
-		meta: { current_page: page, last_page: lastPage, per_page: PAGE_SIZE, total: all.length },
+		meta: { current_page: page, last_page: lastPage, per_page: PAGE_SIZE, total },
 		links: {
 			first: pageUrl(1),
 			last: pageUrl(lastPage),

@@ -145,6 +145,7 @@ export const uploadScan: Handler = async (ctx) => {
 		documentText: pdfTextLines(file.data),
 		plannedOutcome: core.processor.planOutcome(file.filename),
 	});
+	if (ctx.log) Object.assign(ctx.log, { scanId: scan.id, contentSha256 });
 	core.processor.start(scan);
 	core.competition.afterUpload(account);
 	return ok(201, wrapOne(core.options.envelope, presentCreatedScan(scan)));
@@ -210,7 +211,7 @@ export const listScans: Handler = async (ctx) => {
 			: invalid(ctx, new FieldErrors().add('page', `The page must be at most ${choice.lastPage}.`));
 	}
 	// Only the page's scans are presented: a large account's listing costs one page, not all of it.
-	const result = paginate(scans, choice.page, pageUrl);
+	const result = paginate(scans, choice.page, pageUrl, (last) => core.listing.reportedPages(last));
 	core.listing.answered(page);
 	return ok(
 		200,

@@ -4,6 +4,7 @@ import { isoWithOffset, isoZulu } from '../engine/clock';
 import type { SeedUploadsInput, TakeAfterInput } from '../engine/competition';
 import { SandboxCore } from '../engine/core';
 import { describeOptions } from '../engine/options';
+import { ActivityControl, createActivityControl } from './activity';
 import { createListingControl, ListingControl } from './listing';
 import { applyResult, sampleScan } from '../engine/processing';
 import { AccountRecord, DEFAULT_API_KEY, ScanRecord, WebhookRecord } from '../engine/records';
@@ -26,7 +27,7 @@ import {
 	WebhookEvent,
 } from '../types';
 
-export interface SandboxControl extends ListingControl {
+export interface SandboxControl extends ListingControl, ActivityControl {
 	/** Wipes all state and reseeds; options go back to the start options, then `options` apply. */
 	reset(options?: Partial<SandboxOptions>): void;
 	/** Changes live options (envelope, activeFlag, errorsShape, processingDelayMs, rateLimitPerHour, retryAfter, allowInsecureWebhookUrls, deliveryTimeoutMs, log). */
@@ -45,11 +46,6 @@ export interface SandboxControl extends ListingControl {
 	takeAfterUploads(input: TakeAfterInput): void;
 	setReviewedData(scanId: number, reviewedData: Record<string, unknown> | null): void;
 	/**
-	 * A finished scan processed again (the spec's "any processing outcome"): it ends in `status`
-	 * now, and its event goes to the account's webhooks as for any processing.
-	 */
-	reprocess(scanId: number, status: Outcome): void;
-	/**
 	 * Creates scans (as `seedScans` does) while a listing is read: when the GET /scans request
 	 * after the next `afterListRequests` ones arrives, before it is answered. Cleared by reset.
 	 */
@@ -62,10 +58,6 @@ export interface SandboxControl extends ListingControl {
 	step(scanId: number): ScanStatus;
 	addFault(fault: FaultSpec): void;
 	clearFaults(): void;
-	/** Lets every request a 'hold' fault keeps go on; returns how many were held. */
-	releaseHeld(): number;
-	/** Requests a 'hold' fault keeps now. */
-	heldRequests(): number;
 	/** Moves the virtual clock (rolling-hour limit, timestamps); returns the new virtual time. */
 	advanceClock(ms: number): string;
 	requests(): RequestLogEntry[];
@@ -237,18 +229,6 @@ export function createControl(core: SandboxCore): SandboxControl {
 			store.touch(scan);
 		},
 
-		reprocess: (scanId, status) => {
-			const scan = scanOrThrow(scanId);
-			const template = store.template(scan.templateId);
-			applyResult(
-				scan,
-				template?.extractionMode ?? 'scalar',
-				requireOneOf('status', status, OUTCOMES),
-			);
-			store.touch(scan);
-			core.deliverer.dispatchForScan(scan);
-		},
-
 		setNextOutcomes: (outcomes) => {
 			if (!Array.isArray(outcomes)) throw new Error('outcomes must be an array');
 			core.processor.setNextOutcomes(outcomes.map((o) => requireOneOf('outcome', o, OUTCOMES)));
@@ -263,8 +243,6 @@ export function createControl(core: SandboxCore): SandboxControl {
 
 		addFault: (fault) => core.faults.add(fault),
 		clearFaults: () => core.faults.clear(),
-		releaseHeld: () => core.faults.release(),
-		heldRequests: () => core.faults.heldCount,
 
 		advanceClock: (ms) => {
 			core.clock.advance(ms);
@@ -338,6 +316,8 @@ export function createControl(core: SandboxCore): SandboxControl {
 		},
 		// Listing behaviours and changes during a listing (control/listing.ts).
 		...createListingControl(core, (input) => control.seedScans(input)),
+		// Other clients, reprocessed scans, held requests (control/activity.ts).
+		...createActivityControl(core, (input) => control.seedScans(input)),
 	};
 	return control;
 }

@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readCredentials } from '../api/auth';
 import { SandboxControl } from './control';
+import { activityRoutes } from './activity';
 import { listingRoutes } from './listing';
 import {
 	ApiResponse,
@@ -117,8 +118,6 @@ function buildRoutes(control: SandboxControl) {
 			control.clearFaults();
 			return ok({ cleared: true });
 		}),
-		route<ControlHandler>('GET', '/held', () => ok({ held: control.heldRequests() })),
-		route<ControlHandler>('POST', '/held/release', () => ok({ released: control.releaseHeld() })),
 		route<ControlHandler>('POST', '/clock', (body) =>
 			ok({ now: control.advanceClock(Number(body.advanceMs)) }),
 		),
@@ -169,6 +168,7 @@ function buildRoutes(control: SandboxControl) {
 			return ok(control.getWebhook(idParam(id)));
 		}),
 		...listingRoutes(control),
+		...activityRoutes(control),
 	];
 }
 

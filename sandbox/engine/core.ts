@@ -3,9 +3,11 @@ import { VirtualClock } from './clock';
 import { Competition } from './competition';
 import { Deliverer } from './deliveries';
 import { Faults } from './faults';
+import { Holds } from './holds';
 import { ListingBehaviour } from './listing-behaviour';
 import { mergeLiveOptions, mergeOptions, ResolvedOptions } from './options';
 import { Processor } from './processing';
+import { RequestHooks } from './request-hooks';
 import { Scheduler } from './scheduler';
 import { Store } from './state';
 import { RequestLogEntry, SandboxOptions } from '../types';
@@ -14,6 +16,10 @@ export class SandboxCore {
 	readonly clock = new VirtualClock();
 	readonly store = new Store(this.clock);
 	readonly faults = new Faults();
+	/** Requests held by a `hold` fault until released. */
+	readonly holds = new Holds();
+	/** What other clients do when chosen API requests arrive (control `atRequest`). */
+	readonly requestHooks = new RequestHooks();
 	/** How GET /scans pages, ends and hides scans where the API documentation is silent. */
 	readonly listing = new ListingBehaviour();
 	/** Other clients of an account: their recent uploads, and slots or credit they take mid-batch. */
@@ -59,6 +65,8 @@ export class SandboxCore {
 		this.current = next;
 		this.clock.reset();
 		this.faults.clear();
+		this.holds.release();
+		this.requestHooks.clear();
 		this.listing.reset();
 		this.listingHooks = [];
 		this.competition.reset();
@@ -86,8 +94,8 @@ export class SandboxCore {
 
 	shutdown(): void {
 		this.stopBackgroundWork('sandbox closed');
+		this.holds.release();
 		this.requestTimers.cancelAll();
-		this.faults.release();
 	}
 
 	private stopBackgroundWork(reason: string): void {

@@ -8,6 +8,7 @@ import https from 'node:https';
 import { isoWithOffset, VirtualClock } from './clock';
 import { ResolvedOptions } from './options';
 import { Store } from './state';
+import { FailedBody, failedEventBody } from './failed-bodies';
 import { ScanRecord, WebhookRecord } from './records';
 import { signatureHeader } from '../signing';
 import { DeliveryRecord, WebhookEvent } from '../types';
@@ -25,20 +26,22 @@ export function buildEventBody(
 	event: WebhookEvent,
 	scan: ScanRecord,
 	timestampMs: number,
+	failed: { shape: FailedBody; webhookId: number } = { shape: 'scan_id', webhookId: 0 },
 ): Record<string, unknown> {
-	const common = { scan_id: scan.id, filename: scan.filename, template_id: scan.templateId };
-	const data =
-		event === 'scan.failed'
-			? { ...common, status: 'failed', error_message: scan.errorMessage }
-			: {
-					...common,
-					status: scan.status,
-					confidence: scan.confidence,
-					extracted_data: scan.extractedData,
-					validation_errors: scan.validationErrors ?? [],
-					is_partial: scan.isPartial,
-				};
-	return { event, timestamp: isoWithOffset(timestampMs), data };
+	const head = { event, timestamp: isoWithOffset(timestampMs) };
+	// scan.failed: a body the API documentation does not show (engine/failed-bodies.ts).
+	if (event === 'scan.failed') return failedEventBody(failed.shape, scan, head, failed.webhookId);
+	const data = {
+		scan_id: scan.id,
+		filename: scan.filename,
+		template_id: scan.templateId,
+		status: scan.status,
+		confidence: scan.confidence,
+		extracted_data: scan.extractedData,
+		validation_errors: scan.validationErrors ?? [],
+		is_partial: scan.isPartial,
+	};
+	return { ...head, data };
 }
 
 /** The headers of a delivery, signed over exactly `body`. */
@@ -89,7 +92,14 @@ export class Deliverer {
 
 	/** One attempt now, regardless of the webhook's subscriptions; resolves when the attempt is recorded. */
 	send(webhook: WebhookRecord, event: WebhookEvent, scan: ScanRecord): Promise<DeliveryRecord> {
-		const body = JSON.stringify(buildEventBody(event, scan, this.deps.clock.now()));
+		const { failedBody, deliveryLateMs } = this.deps.options();
+		// A late delivery (option deliveryLateMs) carries the time its event happened, not now.
+		const body = JSON.stringify(
+			buildEventBody(event, scan, this.deps.clock.now() - deliveryLateMs, {
+				shape: failedBody,
+				webhookId: webhook.id,
+			}),
+		);
 		return this.attempt({
 			webhookId: webhook.id,
 			scanId: scan.id,

@@ -7,14 +7,18 @@ const KINDS: readonly FaultKind[] = [
 	'latency',
 	'dropAfterCommit',
 	'status',
+	'redirect',
 	'hold',
 ];
+const REDIRECTS = [301, 302, 303, 307, 308];
 
 export interface ActiveFault {
 	kind: FaultKind;
 	status: number;
 	headers: Record<string, string>;
 	latencyMs: number;
+	/** For 'redirect': which origin the Location names. */
+	to: 'same' | 'other';
 }
 
 interface StoredFault extends ActiveFault {
@@ -27,26 +31,6 @@ interface StoredFault extends ActiveFault {
 
 export class Faults {
 	private faults: StoredFault[] = [];
-	/** Requests a 'hold' fault keeps until release() (or clear()). */
-	private held: Array<() => void> = [];
-
-	/** Resolves when the held request may go on. */
-	async hold(): Promise<void> {
-		await new Promise<void>((resolve) => this.held.push(resolve));
-	}
-
-	/** Lets every held request go on; returns how many there were. */
-	release(): number {
-		const held = this.held.splice(0);
-		for (const resume of held) resume();
-		return held.length;
-	}
-
-	/** How many requests are held now. */
-	get heldCount(): number {
-		return this.held.length;
-	}
-
 	/** Validates and queues a fault; throws on invalid input. */
 	add(spec: FaultSpec): void {
 		if (!KINDS.includes(spec.kind)) throw new Error(`kind must be one of ${KINDS.join(', ')}`);
@@ -55,9 +39,14 @@ export class Faults {
 		const skip = spec.after ?? 0;
 		if (!Number.isInteger(skip) || skip < 0)
 			throw new Error('after must be a non-negative integer');
-		const status = spec.kind === 'status500' ? 500 : (spec.status ?? 500);
+		const status =
+			spec.kind === 'status500' ? 500 : (spec.status ?? (spec.kind === 'redirect' ? 302 : 500));
 		if (!Number.isInteger(status) || status < 100 || status > 599)
 			throw new Error('status must be an HTTP status code');
+		if (spec.kind === 'redirect' && !REDIRECTS.includes(status))
+			throw new Error(`a redirect's status must be one of ${REDIRECTS.join(', ')}`);
+		const to = spec.to ?? 'same';
+		if (to !== 'same' && to !== 'other') throw new Error("to must be 'same' or 'other'");
 		if (spec.kind === 'status' && spec.status === undefined)
 			throw new Error("kind 'status' needs a status");
 		const latencyMs = spec.latencyMs ?? 0;
@@ -74,6 +63,7 @@ export class Faults {
 			status,
 			headers: { ...spec.headers },
 			latencyMs,
+			to,
 			method: spec.method?.toUpperCase(),
 			path,
 			remaining: times,
@@ -83,7 +73,6 @@ export class Faults {
 
 	clear(): void {
 		this.faults = [];
-		this.release();
 	}
 
 	/** The first fault matching the request, consuming one of its uses. */
@@ -105,6 +94,7 @@ export class Faults {
 			status: fault.status,
 			headers: fault.headers,
 			latencyMs: fault.latencyMs,
+			to: fault.to,
 		};
 	}
 }

@@ -11,6 +11,10 @@
  *   (pages read side by side, served out of order, without timing: a status change between the
  *   two then lands exactly between them).
  *
+ * - `metaPages`: page `meta` (and `links`) report this many pages, whatever the account holds:
+ *   a very large account read only at its top (e.g. 20,000 pages on page 1), or a count that is
+ *   off. The pages served are the real ones.
+ *
  * Reset by `reset()`. Status changes and reveals while a listing is read go through
  * `core.onListingRequest` (control/listing.ts).
  */
@@ -23,6 +27,8 @@ export interface ListingBehaviourSpec {
 	ignorePage?: boolean;
 	/** `{page: 2, for: 3}`: page 2 is answered after page 3 (null: no such rule). */
 	pageWaits?: { page: number; for: number } | null;
+	/** Pages `meta.last_page` reports (total: 25 a page); null: the real count. */
+	metaPages?: number | null;
 }
 
 /** How long a waiting page waits at most for the other one (a test that never asks for it). */
@@ -36,6 +42,7 @@ export class ListingBehaviour {
 	private ignorePage = false;
 	private hidden = new Set<number>();
 	private pageWaits: { page: number; for: number } | null = null;
+	private metaPages: number | null = null;
 	/** Resolves the waits for a page when a request for it is answered. */
 	private waiting = new Map<number, Array<() => void>>();
 
@@ -44,6 +51,7 @@ export class ListingBehaviour {
 		this.ignorePage = false;
 		this.hidden.clear();
 		this.pageWaits = null;
+		this.metaPages = null;
 		for (const resolves of this.waiting.values()) for (const resolve of resolves) resolve();
 		this.waiting.clear();
 	}
@@ -67,6 +75,10 @@ export class ListingBehaviour {
 			)
 		)
 			throw new Error('pageWaits must be {page, for}: two different page numbers, or null');
+		const pages = spec.metaPages;
+		if (pages !== undefined && pages !== null && !(Number.isSafeInteger(pages) && pages >= 1))
+			throw new Error('metaPages must be a page count of at least 1, or null');
+		if (pages !== undefined) this.metaPages = pages;
 		if (spec.pageEnd !== undefined) this.pageEnd = spec.pageEnd;
 		if (spec.ignorePage !== undefined) this.ignorePage = spec.ignorePage;
 		if (waits !== undefined) this.pageWaits = waits === null ? null : { ...waits };
@@ -77,6 +89,7 @@ export class ListingBehaviour {
 			pageEnd: this.pageEnd,
 			ignorePage: this.ignorePage,
 			pageWaits: this.pageWaits,
+			metaPages: this.metaPages,
 			hidden: [...this.hidden].sort((a, b) => a - b),
 		};
 	}
@@ -102,6 +115,11 @@ export class ListingBehaviour {
 		const resolves = this.waiting.get(page) ?? [];
 		this.waiting.delete(page);
 		for (const resolve of resolves) resolve();
+	}
+
+	/** The page count `meta` reports for a listing of `lastPage` real pages. */
+	reportedPages(lastPage: number): number {
+		return this.metaPages ?? lastPage;
 	}
 
 	hide(ids: number[]): void {

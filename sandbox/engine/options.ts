@@ -1,3 +1,4 @@
+import { FAILED_BODIES, FailedBody } from './failed-bodies';
 import { LIVE_OPTION_KEYS, SandboxOptions } from '../types';
 
 export interface ResolvedOptions {
@@ -14,6 +15,10 @@ export interface ResolvedOptions {
 	listedScans: 'full' | 'brief';
 	/** Webhook urls stored as given (default), or without their query. */
 	webhookUrlQuery: 'kept' | 'dropped';
+	/** The body of a scan.failed delivery (engine/failed-bodies.ts). */
+	failedBody: FailedBody;
+	/** How long before it is sent a delivery's event happened (its `timestamp`): a delivery that left the queue late. */
+	deliveryLateMs: number;
 	allowInsecureWebhookUrls: boolean;
 	processingDelayMs: number;
 	latencyMs: number;
@@ -35,6 +40,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	duplicateCheck: 'afterLimits',
 	listedScans: 'full',
 	webhookUrlQuery: 'kept',
+	failedBody: 'scan_id',
+	deliveryLateMs: 0,
 	allowInsecureWebhookUrls: false,
 	processingDelayMs: 1000,
 	latencyMs: 0,
@@ -107,6 +114,8 @@ export function mergeOptions(
 				break;
 			case 'webhookUrlQuery':
 				next.webhookUrlQuery = oneOf(key, value, ['kept', 'dropped']);
+			case 'failedBody':
+				next.failedBody = oneOf(key, value, FAILED_BODIES);
 				break;
 			case 'allowInsecureWebhookUrls':
 			case 'retryAfter':
@@ -114,6 +123,7 @@ export function mergeOptions(
 				next[key] = bool(key, value);
 				break;
 			case 'processingDelayMs':
+			case 'deliveryLateMs':
 			case 'latencyMs':
 			case 'rateLimitPerHour':
 			case 'deliveryTimeoutMs':

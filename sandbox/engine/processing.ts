@@ -21,14 +21,19 @@ export function outcomeForFilename(filename: string): Outcome {
  * Used by background processing and by seeded scans.
  */
 export function applyResult(scan: ScanRecord, mode: ExtractionMode, status: ScanStatus): void {
-	const seed = extractionSeed(scan.filename, scan.contentSha256);
+	// A scan processed again (revision 1, 2, …) gets new data: invented from another seed.
+	const revision = scan.revision ?? 0;
+	const seed = extractionSeed(
+		scan.filename,
+		revision > 0 ? `${scan.contentSha256}:${revision}` : scan.contentSha256,
+	);
 	scan.status = status;
 	scan.confidence = null;
 	scan.extractedData = null;
 	scan.validationErrors = null;
 	scan.errorMessage = null;
 	if (status === 'completed' || status === 'validation_failed') {
-		const facts = scan.documentText && readDocument(scan.documentText);
+		const facts = revision === 0 && scan.documentText && readDocument(scan.documentText);
 		scan.extractedData = facts ? documentData(mode, facts) : extractData(mode, seed);
 		scan.validationErrors =
 			status === 'validation_failed' ? violateRule(mode, scan.extractedData) : [];

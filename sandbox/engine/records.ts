@@ -47,6 +47,8 @@ export interface ScanRecord {
 	contentSha256: string;
 	/** The text lines of an uploaded PDF that has readable text (pdf-text.ts); the result is read from them. */
 	documentText?: string[];
+	/** How many times the scan was processed again after it finished (control `reprocessScan`). */
+	revision?: number;
 	/** Whether a credit was taken (false for seeded scans and after a refund). */
 	charged: boolean;
 	/** Terminal state the background processing will reach. */

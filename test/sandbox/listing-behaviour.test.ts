@@ -66,6 +66,7 @@ describe('page ends', () => {
 			pageEnd: 'empty',
 			ignorePage: false,
 			pageWaits: null,
+			metaPages: null,
 			hidden: [],
 		});
 		expect(() => sandbox.control.setListing({ pageEnd: '500' as never })).toThrow(/pageEnd/);

@@ -1,0 +1,335 @@
+/**
+ * A generated case: a world, the node's settings, and a run or a sequence of runs with faults
+ * and other clients' activity. Four kinds: upload batches and re-runs (the action node), Get
+ * Many with filters while the listing changes, poll sequences, and webhook deliveries with
+ * (re-)activations in between. Plain data, so a failing case prints as a ready test.
+ */
+import fc from 'fast-check';
+
+import type { Outcome, ScanStatus } from '../../sandbox/server';
+import { activityArb, type ActivityDraw, faultsArb, type FaultDraw } from './faults';
+import {
+	type GetManySettings,
+	getManySettingsArb,
+	type OnDuplicate,
+	type TriggerSettings,
+	triggerSettingsArb,
+	type UploadSettings,
+	uploadSettingsArb,
+} from './settings';
+import { historyArb, type World, worldArb } from './worlds';
+
+/** One input item: which content (`doc`), under which name, with which per-item choice. */
+export interface UploadDoc {
+	doc: number;
+	name: number;
+	onDuplicate: OnDuplicate;
+}
+
+export interface UploadRun {
+	docs: UploadDoc[];
+	faults: FaultDraw[];
+	activity: ActivityDraw[];
+	/** Virtual time that passes before this run (e.g. the hour). */
+	laterMs: number;
+}
+
+export interface UploadCase {
+	kind: 'upload';
+	world: World;
+	settings: UploadSettings;
+	runs: UploadRun[];
+}
+
+/** Scans that change while Get Many reads: picked among the world's scans when the case runs. */
+export interface ListingChange {
+	/** Before the GET /scans request after this many. */
+	afterListRequests: number;
+	/** The scans that change: the newest or oldest `count` in status `from`. */
+	from: ScanStatus;
+	pick: 'newest' | 'oldest';
+	count: number;
+	/** Their new status (`reprocess`: a finished scan processed again into `to`). */
+	to: ScanStatus;
+	how: 'status' | 'reprocess';
+}
+
+export interface GetManyCase {
+	kind: 'getMany';
+	world: World;
+	settings: GetManySettings;
+	/** Scans hidden at the start (the newest `hidden` of the filter), revealed after this many list requests. */
+	late: { hidden: number; revealAfter: number };
+	changes: ListingChange[];
+	created: Array<{ afterListRequests: number; count: number; status: ScanStatus; template: 1 | 2 }>;
+	faults: FaultDraw[];
+}
+
+export interface PollRound {
+	/** Scans that appear finished (seeded, as another client's scans seen later). */
+	finished: Array<{ count: number; status: Outcome; template: 1 | 2 }>;
+	/** Other clients' uploads that finish before the poll. */
+	processing: number;
+	/** The newest this many of the round are visible only from the next round on. */
+	hidden: number;
+	faults: FaultDraw[];
+	/** n8n restarts after this round's poll (the static data as last saved). */
+	restart: boolean;
+}
+
+export interface PollCase {
+	kind: 'poll';
+	world: World;
+	settings: TriggerSettings;
+	rounds: PollRound[];
+}
+
+export type WebhookStep =
+	| { do: 'scan'; outcome: Outcome; late: boolean }
+	| { do: 'repeat'; restamp: boolean; copies: number; back: number }
+	| { do: 'reprocess'; outcome: Outcome; back: number }
+	| { do: 'reactivate' }
+	| { do: 'reactivateWhileHeld'; outcome: Outcome };
+
+export interface WebhookCase {
+	kind: 'webhook';
+	world: World;
+	settings: TriggerSettings;
+	steps: WebhookStep[];
+}
+
+export type Case = UploadCase | GetManyCase | PollCase | WebhookCase;
+export type CaseKind = Case['kind'];
+
+const weighted = <T>(...pairs: Array<[number, T]>): fc.Arbitrary<T> =>
+	fc.oneof(...pairs.map(([weight, value]) => ({ weight, arbitrary: fc.constant(value) })));
+
+const docArb: fc.Arbitrary<UploadDoc> = fc.record({
+	doc: fc.oneof(
+		{ weight: 6, arbitrary: fc.nat(3) },
+		{ weight: 1, arbitrary: fc.integer({ min: 4, max: 39 }) },
+	),
+	name: fc.oneof({ weight: 6, arbitrary: fc.nat(2) }, { weight: 1, arbitrary: fc.nat(6) }),
+	onDuplicate: fc.constantFrom<OnDuplicate>('error', 'returnExisting'),
+});
+
+/** The same file twice in a batch, the first item choosing Error and the second Return Existing, then a new file. */
+const sameFileTwice = (doc: fc.Arbitrary<number>): fc.Arbitrary<UploadDoc[]> =>
+	fc
+		.record({ x: doc, y: fc.integer({ min: 4, max: 39 }), name: fc.nat(2) })
+		.map(({ x, y, name }) => [
+			{ doc: x, name, onDuplicate: 'error' as const },
+			{ doc: x, name, onDuplicate: 'returnExisting' as const },
+			{ doc: y, name: name + 1, onDuplicate: 'returnExisting' as const },
+		]);
+
+const runArb = (docs: fc.Arbitrary<UploadDoc[]>): fc.Arbitrary<UploadRun> =>
+	fc.record({
+		docs,
+		faults: faultsArb(['upload', 'listing', 'scanRead', 'account']),
+		activity: activityArb(['upload', 'listing', 'scanRead']),
+		laterMs: weighted([6, 0], [1, 61 * 60 * 1000]),
+	});
+
+const uploadRunArb: fc.Arbitrary<UploadRun> = runArb(
+	fc.oneof(
+		{ weight: 6, arbitrary: fc.array(docArb, { minLength: 1, maxLength: 6 }) },
+		{ weight: 2, arbitrary: fc.array(docArb, { minLength: 7, maxLength: 12 }) },
+		{ weight: 1, arbitrary: fc.array(docArb, { minLength: 26, maxLength: 32 }) },
+		{ weight: 2, arbitrary: sameFileTwice(fc.nat(3)) },
+	),
+);
+
+export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
+	{
+		weight: 4,
+		arbitrary: fc.record({
+			kind: fc.constant('upload' as const),
+			world: worldArb(),
+			settings: uploadSettingsArb,
+			runs: fc.array(uploadRunArb, { minLength: 1, maxLength: 3 }),
+		}),
+	},
+	{
+		weight: 2,
+		// A re-run within the hour: a file of the first run comes twice with different choices.
+		arbitrary: fc
+			.record({
+				kind: fc.constant('upload' as const),
+				world: worldArb(),
+				settings: uploadSettingsArb,
+				first: uploadRunArb,
+				again: runArb(fc.constant([])),
+				twice: sameFileTwice(fc.constant(0)),
+			})
+			.map(({ kind, world, settings, first, again, twice }) => ({
+				kind,
+				world,
+				settings,
+				runs: [
+					first,
+					{ ...again, laterMs: 0, docs: twice.map((d) => ({ ...d, doc: first.docs[0].doc })) },
+				],
+			})),
+	},
+);
+
+const statusArb = fc.constantFrom<ScanStatus>(
+	'processing',
+	'completed',
+	'failed',
+	'uploaded',
+	'validation_failed',
+);
+
+const getManyAnyArb: fc.Arbitrary<GetManyCase> = fc.record({
+	kind: fc.constant('getMany' as const),
+	world: worldArb(historyArb(statusArb)),
+	settings: getManySettingsArb,
+	late: fc.oneof(
+		{ weight: 4, arbitrary: fc.constant({ hidden: 0, revealAfter: 0 }) },
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				hidden: fc.constantFrom(1, 2),
+				revealAfter: fc.constantFrom(0, 1, 2),
+			}),
+		},
+	),
+	changes: fc.array(
+		fc.record({
+			afterListRequests: fc.constantFrom(0, 1, 2, 3),
+			from: statusArb,
+			pick: fc.constantFrom<'newest' | 'oldest'>('newest', 'oldest'),
+			count: fc.constantFrom(1, 2, 5),
+			to: statusArb,
+			how: fc.constantFrom<'status' | 'reprocess'>('status', 'status', 'reprocess'),
+		}),
+		{ maxLength: 2 },
+	),
+	created: fc.array(
+		fc.record({
+			afterListRequests: fc.constantFrom(0, 1, 2),
+			count: fc.constantFrom(1, 25, 26),
+			status: statusArb,
+			template: fc.constantFrom<1 | 2>(1, 2),
+		}),
+		{ maxLength: 1 },
+	),
+	faults: faultsArb(['listing', 'anyGet']),
+});
+
+/**
+ * Get Many's rare shape: one old scan stuck in the filtered status under a large account, and a
+ * page or so of recent ones (the repair must not read the whole account to close that gap).
+ */
+export const getManyCaseArb: fc.Arbitrary<GetManyCase> = fc.oneof(
+	{ weight: 3, arbitrary: getManyAnyArb },
+	{
+		weight: 1,
+		arbitrary: fc
+			.record({
+				base: getManyAnyArb,
+				status: fc.constantFrom<ScanStatus>('processing', 'uploaded'),
+				size: fc.constantFrom(1200, 2000),
+				recent: fc.constantFrom(24, 25, 26),
+			})
+			.map(({ base, status, size, recent }) => ({
+				...base,
+				settings: { ...base.settings, status, template: undefined, returnAll: true },
+				world: {
+					...base.world,
+					metaPages: null,
+					ignorePage: false,
+					history: [
+						{ count: 1, status, template: 1 as const },
+						{ count: size, status: 'completed' as const, template: 1 as const },
+						{ count: recent, status, template: 1 as const },
+					],
+				},
+			})),
+	},
+);
+
+const outcomeArb = fc.constantFrom<Outcome>(
+	'completed',
+	'completed',
+	'validation_failed',
+	'failed',
+);
+
+export const pollCaseArb: fc.Arbitrary<PollCase> = fc.record({
+	kind: fc.constant('poll' as const),
+	world: worldArb(historyArb(fc.constantFrom<ScanStatus>('completed', 'failed', 'processing'))),
+	settings: triggerSettingsArb,
+	rounds: fc.array(
+		fc.record({
+			finished: fc.array(
+				fc.record({
+					count: weighted([4, 1], [3, 3], [2, 26], [1, 60]),
+					status: outcomeArb,
+					template: fc.constantFrom<1 | 2>(1, 2),
+				}),
+				{ maxLength: 2 },
+			),
+			processing: weighted([3, 0], [2, 2], [1, 30]),
+			hidden: weighted([5, 0], [1, 1], [1, 2]),
+			faults: faultsArb(['listing', 'scanRead']),
+			restart: weighted([4, false], [1, true]),
+		}),
+		{ minLength: 1, maxLength: 4 },
+	),
+});
+
+const stepArb: fc.Arbitrary<WebhookStep> = fc.oneof(
+	{
+		weight: 5,
+		arbitrary: fc.record({
+			do: fc.constant('scan' as const),
+			outcome: outcomeArb,
+			late: weighted([6, false], [1, true]),
+		}),
+	},
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			do: fc.constant('repeat' as const),
+			restamp: fc.boolean(),
+			copies: weighted([4, 1], [1, 2]),
+			back: fc.nat(2),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			do: fc.constant('reprocess' as const),
+			outcome: outcomeArb,
+			back: fc.nat(2),
+		}),
+	},
+	{ weight: 1, arbitrary: fc.constant({ do: 'reactivate' as const }) },
+	{
+		weight: 2,
+		arbitrary: fc.record({ do: fc.constant('reactivateWhileHeld' as const), outcome: outcomeArb }),
+	},
+);
+
+export const webhookCaseArb: fc.Arbitrary<WebhookCase> = fc.record({
+	kind: fc.constant('webhook' as const),
+	world: worldArb(fc.constant([])),
+	settings: triggerSettingsArb,
+	steps: fc.array(stepArb, { minLength: 1, maxLength: 6 }),
+});
+
+/** Every kind, or only the ones asked for. */
+export function caseArb(
+	kinds: CaseKind[] = ['upload', 'getMany', 'poll', 'webhook'],
+): fc.Arbitrary<Case> {
+	const all: Array<{ kind: CaseKind; weight: number; arbitrary: fc.Arbitrary<Case> }> = [
+		{ kind: 'upload', weight: 5, arbitrary: uploadCaseArb },
+		{ kind: 'getMany', weight: 2, arbitrary: getManyCaseArb },
+		{ kind: 'poll', weight: 2, arbitrary: pollCaseArb },
+		{ kind: 'webhook', weight: 3, arbitrary: webhookCaseArb },
+	];
+	return fc.oneof(...all.filter((choice) => kinds.includes(choice.kind)));
+}

@@ -1,0 +1,180 @@
+/**
+ * The generator: fast-check draws cases (cases.ts), each runs through n8n-core's engine against
+ * one sandbox (run-*.ts), and every invariant is checked after it (invariants.ts). A failure is
+ * shrunk, run once more to confirm it replays, and printed as a ready test (printer.ts).
+ *
+ * Settings (environment, set by `npm run invariants -- …`, tools/ci/invariants.mjs):
+ *   INVARIANTS_SEED     the seed (default: rotates every hour, printed)
+ *   INVARIANTS_RUNS     cases to run (default 40)
+ *   INVARIANTS_BUDGET_S stop drawing new cases after this many seconds (default 75)
+ *   INVARIANTS_KINDS    upload,getMany,poll,webhook (default all)
+ *   INVARIANTS_PATH     replay one case of a seed (printed with a failure)
+ *   INVARIANTS_SURVEY   1: do not stop at a failure; record each class of defect found first
+ */
+import fc from 'fast-check';
+
+import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { type Case, caseArb, type CaseKind } from './cases';
+import type { Observation } from './execution';
+import { check, classOf, type Violation } from './invariants';
+import { runGetManyCase } from './run-get-many';
+import { runPollCase } from './run-poll';
+import { runUploadCase } from './run-upload';
+import { runWebhookCase } from './run-webhook';
+import { type Failure, printFailure } from './printer';
+
+export interface GeneratorConfig {
+	seed: number;
+	runs: number;
+	budgetMs: number;
+	kinds: CaseKind[];
+	path?: string;
+	survey: boolean;
+}
+
+const KINDS: CaseKind[] = ['upload', 'getMany', 'poll', 'webhook'];
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GeneratorConfig {
+	const hour = Math.floor(Date.now() / 3_600_000);
+	const kinds = (env.INVARIANTS_KINDS ?? '')
+		.split(',')
+		.map((k) => k.trim())
+		.filter((k): k is CaseKind => (KINDS as string[]).includes(k));
+	return {
+		seed: env.INVARIANTS_SEED ? Number(env.INVARIANTS_SEED) : hour % 2_147_483_647,
+		runs: Number(env.INVARIANTS_RUNS ?? 40),
+		budgetMs: Number(env.INVARIANTS_BUDGET_S ?? 75) * 1000,
+		kinds: kinds.length ? kinds : KINDS,
+		...(env.INVARIANTS_PATH ? { path: env.INVARIANTS_PATH } : {}),
+		survey: env.INVARIANTS_SURVEY === '1',
+	};
+}
+
+/** Runs one case on a sandbox and checks every invariant. */
+export async function runCase(
+	sandbox: Sandbox,
+	c: Case,
+): Promise<{ observation: Observation; violations: Violation[] }> {
+	let observation: Observation;
+	if (c.kind === 'upload') observation = { executions: await runUploadCase(sandbox, c) };
+	else if (c.kind === 'getMany') observation = { executions: await runGetManyCase(sandbox, c) };
+	else if (c.kind === 'poll') observation = await runPollCase(sandbox, c);
+	else observation = await runWebhookCase(sandbox, c);
+	return { observation, violations: check(c, observation, { base: sandbox.origin }) };
+}
+
+export function startGeneratorSandbox(): Promise<Sandbox> {
+	return startSandbox({ processingDelayMs: 20, allowInsecureWebhookUrls: true });
+}
+
+/** Runs a printed case once on a sandbox of its own; the invariants it broke. */
+export async function replayCase(c: Case): Promise<Violation[]> {
+	const sandbox = await startGeneratorSandbox();
+	try {
+		return (await runCase(sandbox, c)).violations;
+	} finally {
+		await sandbox.close();
+	}
+}
+
+/** The first time a class of defect was found (survey mode). */
+export interface Finding {
+	class: string;
+	run: number;
+	seconds: number;
+	violation: Violation;
+	path: string;
+}
+
+export interface GeneratorResult {
+	runs: number;
+	seconds: number;
+	failure?: Failure;
+	findings: Finding[];
+	report: string;
+}
+
+export async function runGenerator(
+	config: GeneratorConfig,
+	log: (line: string) => void = () => undefined,
+): Promise<GeneratorResult> {
+	const sandbox = await startGeneratorSandbox();
+	const started = Date.now();
+	const findings: Finding[] = [];
+	let runs = 0;
+	let last: { c: Case; observation: Observation; violations: Violation[] } | undefined;
+	try {
+		const property = fc.asyncProperty(caseArb(config.kinds), async (c) => {
+			const run = runs++;
+			const outcome = await runCase(sandbox, c);
+			if (process.env.INVARIANTS_VERBOSE === '1')
+				log(
+					`case ${run + 1} (${c.kind}): ${outcome.violations.map((v) => `[${v.invariant}] ${v.where}: ${v.detail.slice(0, 300)}`).join(' || ') || 'ok'}`,
+				);
+			if (process.env.INVARIANTS_DEBUG === '1')
+				log(
+					JSON.stringify(
+						{
+							case: c,
+							executions: outcome.observation.executions.map((e) => ({
+								...e,
+								wire: e.wire.length,
+							})),
+						},
+						null,
+						1,
+					),
+				);
+			if (outcome.violations.length === 0) return true;
+			if (config.survey) {
+				for (const violation of outcome.violations) {
+					const kind = classOf(violation);
+					if (findings.some((f) => f.class === kind)) continue;
+					const seconds = Math.round((Date.now() - started) / 100) / 10;
+					findings.push({ class: kind, run: run + 1, seconds, violation, path: String(run) });
+					log(
+						`found "${kind}" at case ${run + 1} after ${seconds} s: ${violation.detail.slice(0, 200)}`,
+					);
+				}
+				return true;
+			}
+			last = { c, ...outcome };
+			return false;
+		});
+		const details = await fc.check(property, {
+			seed: config.seed,
+			numRuns: config.runs,
+			...(config.path ? { path: config.path } : {}),
+			interruptAfterTimeLimit: config.budgetMs,
+			markInterruptAsFailure: false,
+		});
+		const seconds = Math.round((Date.now() - started) / 1000);
+		let failure: Failure | undefined;
+		if (details.failed && details.counterexample) {
+			const [shrunk] = details.counterexample as [Case];
+			// Run the shrunk case again: a real defect breaks the invariant again.
+			const again = await runCase(sandbox, shrunk);
+			const observed = again.violations.length ? again : last?.c === shrunk ? last : again;
+			failure = {
+				case: shrunk,
+				observation: observed.observation,
+				violations: observed.violations.length ? observed.violations : (last?.violations ?? []),
+				seed: config.seed,
+				path: details.counterexamplePath ?? undefined,
+				replayed: again.violations.length > 0,
+			};
+		} else if (details.failed) {
+			throw new Error(`The generator itself failed: ${String(details.errorInstance ?? 'unknown')}`);
+		}
+		const head = `invariants: seed ${config.seed}, ${runs} cases (${details.numRuns} passed the draw), ${seconds} s${details.interrupted ? ', stopped at the time budget' : ''}`;
+		return {
+			runs,
+			seconds,
+			failure,
+			findings,
+			report: failure ? `${head}\n${printFailure(failure)}` : head,
+		};
+	} finally {
+		await sandbox.close();
+	}
+}

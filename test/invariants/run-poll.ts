@@ -1,0 +1,153 @@
+/**
+ * Runs a poll case: the poll trigger activated in n8n-core's PollContext (test/support/
+ * poll-harness.ts, which saves static data as n8n does), then rounds of scans appearing,
+ * finishing, visible late, faults, polls and restarts, and two polls at the end. Counts in how
+ * many polls each scan came out (invariant 8).
+ */
+import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
+import { PollHarness } from '../support/poll-harness';
+import type { PollCase } from './cases';
+import {
+	allScans,
+	type Execution,
+	FINAL,
+	type Observation,
+	recordsOf,
+	scanIdsOf,
+	until,
+	within,
+} from './execution';
+import { schedule } from './faults';
+import { observeWire } from './observe';
+import { type TriggerSettings, triggerParameters } from './settings';
+import { applyWorld } from './worlds';
+
+/** The scans a trigger with these settings starts the workflow for. */
+export function wanted(settings: TriggerSettings, status: string): boolean {
+	if (status === 'failed') return settings.events.includes('scan.failed');
+	if (status === 'completed') return settings.events.includes('scan.completed');
+	return (
+		status === 'validation_failed' &&
+		settings.events.includes('scan.completed') &&
+		settings.includeValidationFailed
+	);
+}
+
+export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observation> {
+	const { control } = sandbox;
+	applyWorld(sandbox, c.world);
+	let harness = await PollHarness.create({
+		parameters: triggerParameters(c.settings, false),
+		env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY, authHeader: c.world.authHeader },
+	});
+	const firstNew = allScans(sandbox).length + 1;
+	const executions: Execution[] = [];
+	const times: Record<number, number> = {};
+	let hidden: number[] = [];
+	let seen = allScans(sandbox).length;
+
+	const poll = async (
+		label: string,
+		activation: boolean,
+		faults: PollCase['rounds'][number]['faults'],
+	) => {
+		const scans = allScans(sandbox);
+		const fresh = scans.length - seen;
+		seen = scans.length;
+		const open = scans.filter((s) => !FINAL.includes(s.status));
+		const unfinished = open.length;
+		// How deep the oldest unfinished scan lies (scans newer than it): the poll may read down to it.
+		const depth = open.length === 0 ? 0 : scans.length - open[0].id + 1;
+		schedule(sandbox, faults, []);
+		const logStart = control.requests().length;
+		const wire = observeWire();
+		const faultMs = faults.reduce((sum, f) => sum + f.times * 4_300, 0);
+		const boundMs = 2 * (5_000 + faultMs) + 5_000;
+		const started = Date.now();
+		const outcome = await within(
+			(activation ? harness.activate() : harness.poll()).then(
+				(items) => ({ items: items ?? [], error: undefined }),
+				(error: Error) => ({ items: [], error }),
+			),
+			boundMs,
+		);
+		wire.stop();
+		control.clearFaults();
+		const items = outcome.done ? outcome.value.items.map((item) => item.json) : [];
+		const error = outcome.done ? outcome.value.error : undefined;
+		for (const id of new Set(items.flatMap(scanIdsOf))) times[id] = (times[id] ?? 0) + 1;
+		const requests = control.requests().slice(logStart);
+		const f = faults.reduce((sum, fault) => sum + fault.times, 0);
+		executions.push({
+			label,
+			op: 'poll',
+			items,
+			paired: items.map(() => 0),
+			inputs: 0,
+			continueOnFail: false,
+			...(error ? { error: { message: error.message } } : {}),
+			timedOut: !outcome.done,
+			boundMs,
+			elapsedMs: Date.now() - started,
+			requests,
+			wire: wire.events,
+			records: recordsOf(sandbox, items),
+			/**
+			 * Invariant 9, poll trigger: GET /scans requests of one poll at most
+			 *   2·(⌈(N + U)/25⌉ + 2) + min(40, ⌈D/25⌉) + 4·F   (the activation: 42 + 4·F, its window)
+			 * N scans created since the poll before, U scans not finished (the ones it may follow),
+			 * D how deep the oldest of them lies (it reads at most 40 pages down to followed scans),
+			 * F the injected faults' uses. Not the account's size.
+			 */
+			requestBound: activation
+				? {
+						limit: 42 + 4 * f,
+						count: requests.filter((r) => r.method === 'GET' && r.path === '/scans').length,
+						what: 'GET /scans',
+						formula: `42 (the activation's window: 40 pages and 2) + 4·F=${f}`,
+					}
+				: {
+						limit:
+							2 * (Math.ceil((fresh + unfinished) / 25) + 2) +
+							Math.min(40, Math.ceil(depth / 25)) +
+							4 * f,
+						count: requests.filter((r) => r.method === 'GET' && r.path === '/scans').length,
+						what: 'GET /scans',
+						formula: `2·(⌈(N=${fresh} + U=${unfinished})/25⌉ + 2) + min(40, ⌈D=${depth}/25⌉) + 4·F=${f}`,
+					},
+		});
+	};
+
+	await poll('activation', true, []);
+	for (const [index, round] of c.rounds.entries()) {
+		if (hidden.length > 0) control.revealScans(hidden);
+		const made: number[] = [];
+		for (const part of round.finished)
+			made.push(
+				...control.seedScans({
+					count: part.count,
+					status: part.status,
+					template_id: part.template,
+				}),
+			);
+		if (round.processing > 0) {
+			const from = allScans(sandbox).length + 1;
+			control.otherClients({ uploads: { count: round.processing, status: 'processing' } });
+			for (let id = from; id < from + round.processing; id++) made.push(id);
+			await until(() => made.every((id) => FINAL.includes(control.getScan(id)?.status ?? '')));
+		}
+		hidden = made.sort((a, b) => b - a).slice(0, round.hidden);
+		if (hidden.length > 0) control.hideScans(hidden);
+		await poll(`poll ${index + 1}`, false, round.faults);
+		// n8n restarted: the static data as last saved (a poll that emitted nothing saved nothing).
+		if (round.restart) harness = await harness.restart();
+	}
+	if (hidden.length > 0) control.revealScans(hidden);
+	await poll('poll after the rounds', false, []);
+	await poll('last poll', false, []);
+
+	const expected = allScans(sandbox)
+		.filter((s) => s.id >= firstNew && wanted(c.settings, s.status))
+		.map((s) => s.id);
+	return { executions, emitted: { expected, times } };
+}
