@@ -114,6 +114,7 @@ export function mergeOptions(
 				break;
 			case 'webhookUrlQuery':
 				next.webhookUrlQuery = oneOf(key, value, ['kept', 'dropped']);
+				break;
 			case 'failedBody':
 				next.failedBody = oneOf(key, value, FAILED_BODIES);
 				break;
