@@ -1,12 +1,15 @@
 /**
- * #34 §1: answers sized for a model. As a tool from node version 1.1 on, Scan → Get and Get Many
- * answer the compact scan (execution/toolAnswer.ts) unless "Output" says otherwise, Get Many lists
- * at most 50 scans and Get Logs gives the newest 20 attempts; version 1 tools answer as before.
+ * #34 §1: answers sized for a model. As a tool (every node version: a tool's answer goes to a
+ * model, never to a later node), Scan → Get and Get Many answer the compact scan
+ * (execution/toolAnswer.ts) unless "Output" says otherwise, Get Many lists at most 50 scans and Get
+ * Logs gives the newest 20 attempts.
  * The figure of the issue (characters of the tool's answer, what the model reads) is printed by
  * `npx jest test/node/tool-answers.test.ts -t figure` and bounded here.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -15,7 +18,7 @@ import { compactScan } from '../../nodes/DocumentScanning/execution/toolAnswer';
 import { runs } from '../support/property-runs';
 import { api } from '../support/sandbox-api';
 import { callTool, type ToolCallOptions } from '../support/tool-call';
-import { useSandbox } from './helpers';
+import { jsonOf, run, useSandbox } from './helpers';
 
 const sb = useSandbox();
 const SCAN_ID = "={{ $fromAI('scanId', 'The numeric ID of the scan', 'number') }}";
@@ -114,19 +117,31 @@ describe('a compact scan', () => {
 		);
 	});
 
-	test('"Output" still decides when the builder set it; version 1 tools answer the raw scan', async () => {
-		const [id] = seed(1);
-		const get = { resource: 'scan', operation: 'get', scanId: SCAN_ID };
-		const fields = await call({
-			parameters: { ...get, options: { output: 'fields' } },
-			args: { scanId: id },
-		});
-		expect((fields.json as IDataObject[])[0].line_items).toHaveLength(40);
-		const v1 = await call({ parameters: get, args: { scanId: id }, typeVersion: 1 });
-		expect((v1.json as IDataObject[])[0]).toEqual(
-			expect.objectContaining({ id, extracted_data: expect.any(Object) }),
-		);
-	});
+	test.each([1, 1.1])(
+		'"Output" still decides when the builder set it (node version %s)',
+		async (typeVersion) => {
+			const [id] = seed(1);
+			const get = { resource: 'scan', operation: 'get', scanId: SCAN_ID };
+			const fields = await call({
+				parameters: { ...get, options: { output: 'fields' } },
+				args: { scanId: id },
+				typeVersion,
+			});
+			expect((fields.json as IDataObject[])[0].line_items).toHaveLength(40);
+			const raw = await call({
+				parameters: { ...get, options: { output: 'raw' } },
+				args: { scanId: id },
+				typeVersion,
+			});
+			expect((raw.json as IDataObject[])[0]).toEqual(
+				expect.objectContaining({ id, extracted_data: expect.any(Object) }),
+			);
+			const compact = await call({ parameters: get, args: { scanId: id }, typeVersion });
+			expect((compact.json as IDataObject[])[0]).toEqual(
+				expect.objectContaining({ scan_id: id, not_shown: { line_items: 30 } }),
+			);
+		},
+	);
 });
 
 describe('caps on what a model can request', () => {
@@ -147,19 +162,15 @@ describe('caps on what a model can request', () => {
 		},
 	);
 
-	test('50 is allowed; a version 1 tool keeps its Limit as it was', async () => {
+	test('50 is allowed, the newest first', async () => {
 		seed(60);
 		const fifty = await call({ parameters: list({ limit: LIMIT }), args: { limit: 50 } });
-		expect(fifty.json).toHaveLength(50);
-		const v1 = await call({
-			parameters: list({ limit: LIMIT }),
-			args: { limit: 60 },
-			typeVersion: 1,
-		});
-		expect(v1.json).toHaveLength(60);
+		expect((fifty.json as IDataObject[]).map((scan) => scan.scan_id)).toEqual(
+			Array.from({ length: 50 }, (_, i) => 60 - i),
+		);
 	});
 
-	test('Get Logs: the newest 20 attempts and how many there are; version 1 every attempt', async () => {
+	test('Get Logs: the newest 20 attempts and how many there are; the plain node every attempt', async () => {
 		const receiver = http.createServer((req, res) => req.resume().on('end', () => res.end('{}')));
 		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 		try {
@@ -185,7 +196,7 @@ describe('caps on what a model can request', () => {
 			expect(new Set(logs.map((log) => log.id)).size).toBe(20);
 			const times = logs.map((log) => Date.parse(String(log.created_at)));
 			expect([...times].sort((a, b) => b - a)).toEqual(times);
-			expect((await call({ parameters, args: {}, typeVersion: 1 })).json).toHaveLength(25);
+			expect(jsonOf(await run(sb.env(), parameters))).toHaveLength(25);
 		} finally {
 			receiver.closeAllConnections();
 			await new Promise<void>((resolve) => receiver.close(() => resolve()));
@@ -198,8 +209,13 @@ describe('figure: characters of the tool’s answer', () => {
 		const ids = seed(50);
 		const get = { resource: 'scan', operation: 'get', scanId: SCAN_ID };
 		const many = { resource: 'scan', operation: 'getAll', limit: LIMIT };
-		const size = async (parameters: IDataObject, args: IDataObject, typeVersion: number) =>
-			(await call({ parameters, args, typeVersion })).text.length;
+		const size = async (parameters: IDataObject, args: IDataObject, output?: string) =>
+			(
+				await call({
+					parameters: output ? { ...parameters, options: { output } } : parameters,
+					args,
+				})
+			).text.length;
 		const rows = [
 			['Get (40 line items)', get, { scanId: ids[0] }],
 			['Get Many (50 scans of 40 line items)', many, { limit: 50 }],
@@ -208,23 +224,33 @@ describe('figure: characters of the tool’s answer', () => {
 		for (const [what, parameters, args] of rows) {
 			figures.push([
 				what,
-				await size(parameters, args, 1),
-				await size({ ...parameters, options: { output: 'fields' } }, args, 1),
-				await size(parameters, args, 1.1),
+				await size(parameters, args, 'raw'),
+				await size(parameters, args, 'fields'),
+				await size(parameters, args),
 			]);
 		}
 		console.log(
 			[
-				'characters of the tool answer: version 1 Raw Scan (default) | version 1 Extracted Fields (recommended) | version 1.1 compact (default)',
+				'characters of the tool answer: Raw Scan (the default before) | Extracted Fields (recommended before) | compact (the default now)',
 				...figures.map(
 					([what, raw, fields, compact]) =>
 						`${what}: ${raw} | ${fields} | ${compact} (${((100 * compact) / fields).toFixed(1)} % of Extracted Fields)`,
 				),
 			].join('\n'),
 		);
-		const [[, , getFields, getCompact], [, , manyFields, manyCompact]] = figures;
+		const [[, getRaw, getFields, getCompact], [, manyRaw, manyFields, manyCompact]] = figures;
 		expect(getCompact).toBeLessThan(getFields * 0.4);
 		expect(manyCompact).toBeLessThan(manyFields * 0.1);
+		// The docs quote these figures.
+		const n = (value: number) => value.toLocaleString('en-US');
+		const flat = (file: string) =>
+			readFileSync(path.join(__dirname, '../..', file), 'utf8').replace(/\s+/g, ' ');
+		expect(flat('README.md')).toContain(
+			`${n(getCompact)} characters instead of ${n(getFields)} (*Extracted Fields*), a Get Many of 50 such scans ${n(manyCompact)} instead of ${n(manyFields)}`,
+		);
+		expect(flat('docs/reference.md')).toContain(
+			`| Scan → Get, a scan with 40 line items | ${n(getRaw)} | ${n(getFields)} | ${n(getCompact)} | | Scan → Get Many, 50 such scans | ${n(manyRaw)} | ${n(manyFields)} | ${n(manyCompact)} |`,
+		);
 	});
 });
 

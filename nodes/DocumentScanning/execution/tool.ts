@@ -17,10 +17,7 @@ export function goesOnAfterFailure(ctx: IExecuteFunctions): boolean {
 	return !runsAsTool(ctx.getNode()) && ctx.continueOnFail();
 }
 
-/** Answers sized for a model (tool, version 1.1): compact scans, at most 50 scans, 20 log entries. */
-export function modelLimits(ctx: IExecuteFunctions): boolean {
-	return runsAsTool(ctx.getNode()) && ctx.getNode().typeVersion >= 1.1;
-}
+/** Answers sized for a model: compact scans (./toolAnswer.ts), at most 50 scans, 20 log entries. */
 export const MODEL_MAX_SCANS = 50;
 
 /** A call a model may not make, or with a value it may not give. */

@@ -4,7 +4,7 @@ import type { ScanOutputMode } from '../../shared/scans/output';
 import { shapeScan } from '../../shared/scans/output';
 import { mergeReviewedData } from '../../shared/reviewedData';
 import { withoutFingerprint } from '../upload/fingerprint';
-import { modelLimits } from './tool';
+import { runsAsTool } from './tool';
 
 /**
  * A scan as a model needs it: what it is and why it failed, then its fields with reviewed values
@@ -37,14 +37,15 @@ export function compactScan(scan: IDataObject, rows: number): IDataObject {
 	return Object.keys(notShown).length > 0 ? { ...answer, not_shown: notShown } : answer;
 }
 
-/** An item's scans as "Output" says; without it compact for a model (`modelLimits`), else raw. */
+/** An item's scans as "Output" says; without it compact for a model (a tool), else raw. */
 export function scanShape(
 	ctx: IExecuteFunctions,
 	options: IDataObject,
 	itemIndex: number,
 ): (scan: IDataObject) => IDataObject[] {
 	const mode = options.output as ScanOutputMode | undefined;
-	if (mode !== undefined || !modelLimits(ctx)) return (scan) => shapeScan(scan, mode ?? 'raw');
+	if (mode !== undefined || !runsAsTool(ctx.getNode()))
+		return (scan) => shapeScan(scan, mode ?? 'raw');
 	const rows = ctx.getNodeParameter('operation', itemIndex) === 'get' ? 10 : 0; // entries of each list
 	return (scan) => [compactScan(scan, rows)];
 }

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { positiveId } from '../params';
 import { FINAL_STATUSES } from '../../../shared/scans/status';
 import { toItems } from '../../execution/items';
-import { MODEL_MAX_SCANS, modelLimits, refusal } from '../../execution/tool';
+import { MODEL_MAX_SCANS, refusal, runsAsTool } from '../../execution/tool';
 import { scanShape } from '../../execution/toolAnswer';
 import type { ChangingFilter } from '../../../shared/transport/paging';
 import { readPages } from '../../../shared/transport/paging';
@@ -87,7 +87,7 @@ export async function execute(
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const shape = scanShape(this, options, itemIndex);
-	if (modelLimits(this) && (limit === undefined || limit > MODEL_MAX_SCANS))
+	if (runsAsTool(this.getNode()) && (limit === undefined || limit > MODEL_MAX_SCANS))
 		throw refusal(
 			this,
 			`the field "Limit" must be at most ${MODEL_MAX_SCANS} for an AI model, got ${limit ?? '"Return All"'}`,
