@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
 import fc from 'fast-check';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { compactScan } from '../../nodes/DocumentScanning/execution/toolAnswer';
 import { runs } from '../support/property-runs';
@@ -209,7 +209,7 @@ describe('figure: characters of the tool’s answer', () => {
 		const ids = seed(50);
 		const get = { resource: 'scan', operation: 'get', scanId: SCAN_ID };
 		const many = { resource: 'scan', operation: 'getAll', limit: LIMIT };
-		const size = async (parameters: IDataObject, args: IDataObject, output?: string) =>
+		const size = async (parameters: INodeParameters, args: IDataObject, output?: string) =>
 			(
 				await call({
 					parameters: output ? { ...parameters, options: { output } } : parameters,

@@ -11,7 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SCAN_STATUS_OPTIONS } from '../../nodes/DocumentScanning/actions/scan/getAll.operation';
 import { api } from '../support/sandbox-api';
@@ -70,7 +70,7 @@ export function unkeptPromises(
 		.concat(unnamed.map((w) => `${w} (not named)`));
 }
 
-async function call(parameters: IDataObject, args: IDataObject = {}): Promise<ToolCallResult> {
+async function call(parameters: INodeParameters, args: IDataObject = {}): Promise<ToolCallResult> {
 	return await callTool({ path: 'mcp', parameters, args, env: sb.env() });
 }
 

@@ -19,6 +19,7 @@ import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	EngineRequest,
 	EngineResponse,
+	IConnections,
 	IDataObject,
 	IExecuteFunctions,
 	INode,
@@ -198,7 +199,7 @@ export async function callTool(options: ToolCallOptions): Promise<ToolCallResult
 		},
 		node,
 	];
-	const connections = {
+	const connections: IConnections = {
 		'Manual Trigger': { main: [[{ node: 'Client', type: NodeConnectionTypes.Main, index: 0 }]] },
 		[toolNode]: { ai_tool: [[{ node: 'Client', type: NodeConnectionTypes.AiTool, index: 0 }]] },
 	};

@@ -151,7 +151,7 @@ export function nextStep(messages, offered) {
 		for (const call of turns[turnsDone]) {
 			const tool = toolFor(call.name, offered);
 			const refusal = typeof tool === 'string' ? tool : schemaRefusal(tool, call.args);
-			if (refusal) refusals.push(refusal);
+			if (refusal || typeof tool === 'string') refusals.push(refusal);
 			else calls.push({ name: tool.name, args: call.args });
 		}
 		if (refusals.length === 0) return { calls };

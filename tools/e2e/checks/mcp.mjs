@@ -164,6 +164,7 @@ export async function checkMcpClient(ctx, url, label) {
 					`${text(read).slice(0, 160)}; sandbox: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
 			);
 
+			/** @type {Array<[string, any, RegExp]>} */
 			const failures = [
 				[
 					'an unknown scan',

@@ -99,7 +99,7 @@ export function secretProblems(text, secrets = []) {
  * `isError` (a failure reported as success), the wording it should carry, or an internal address
  * (the credential's Base URL) in it. `result` is an MCP CallToolResult, or for the AI Agent
  * `{ isError: true, content: [{ text }] }` built from the error item the model got.
- * @param {{ isError?: boolean, content?: Array<{ text?: string }> } | undefined} result
+ * @param {any} result an MCP CallToolResult, or what agentFailure makes
  * @param {RegExp} wording
  * @param {string[]} [internal] addresses the model must not see, e.g. the sandbox's origin
  */
