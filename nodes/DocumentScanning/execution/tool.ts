@@ -17,9 +17,6 @@ export function goesOnAfterFailure(ctx: IExecuteFunctions): boolean {
 	return !runsAsTool(ctx.getNode()) && ctx.continueOnFail();
 }
 
-/** Answers sized for a model: compact scans (./toolAnswer.ts), at most 50 scans, 20 log entries. */
-export const MODEL_MAX_SCANS = 50;
-
 /** A call a model may not make, or with a value it may not give. */
 export function refusal(ctx: IExecuteFunctions, message: string, description: string) {
 	return new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description });
@@ -43,9 +40,9 @@ function refuseAsTool(ctx: IExecuteFunctions, resource: string, operation: strin
 }
 
 /**
- * One call as a tool. A failure is thrown, so that n8n's MCP Server Trigger answers `isError`,
- * except in an AI Agent's engine request (`rewireOutputLogTo`), where n8n 1.x would fail the
- * whole execution and 2.x drop the description: there it is the answer `[{ error, description }]`.
+ * One call as a tool. A failure is thrown (n8n's MCP Server Trigger answers `isError`), but in an
+ * AI Agent's engine request (`rewireOutputLogTo`), where n8n 1.x would fail the whole execution
+ * and 2.x drop the description, it is the answer `[{ error, description }]`.
  */
 export async function toolCall(
 	ctx: IExecuteFunctions,
@@ -61,7 +58,10 @@ export async function toolCall(
 		const answer = errorItem(error, 0, true);
 		if (ctx.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool) return [answer];
 		const { error: message, description } = answer.json as { error: string; description?: string };
-		throw new NodeOperationError(ctx.getNode(), message, { description });
+		const failure = new NodeOperationError(ctx.getNode(), message, { description });
+		// Set after n8n's constructor (it swaps a text naming an error code), with the description
+		failure.message = description ? `${message}\n\nDetails: ${description}` : message; // 2.x queue mode drops it
+		throw failure;
 	}
 	if (resource !== 'webhook') return items;
 	return items.map((item) => ({ ...item, json: withoutSecrets(item.json) }));

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { positiveId } from '../params';
 import { FINAL_STATUSES } from '../../../shared/scans/status';
 import { toItems } from '../../execution/items';
-import { MODEL_MAX_SCANS, refusal, runsAsTool } from '../../execution/tool';
+import { refusal, runsAsTool } from '../../execution/tool';
 import { scanShape } from '../../execution/toolAnswer';
 import type { ChangingFilter } from '../../../shared/transport/paging';
 import { readPages } from '../../../shared/transport/paging';
@@ -87,10 +87,10 @@ export async function execute(
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const shape = scanShape(this, options, itemIndex);
-	if (runsAsTool(this.getNode()) && (limit === undefined || limit > MODEL_MAX_SCANS))
+	if (runsAsTool(this.getNode()) && (limit === undefined || limit > 50))
 		throw refusal(
 			this,
-			`the field "Limit" must be at most ${MODEL_MAX_SCANS} for an AI model, got ${limit ?? '"Return All"'}`,
+			`the field "Limit" must be at most 50 for an AI model, got ${limit ?? '"Return All"'}`,
 			'Ask for fewer scans, or narrow the list by status or template. No request was sent.',
 		);
 
