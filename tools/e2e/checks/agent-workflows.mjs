@@ -95,7 +95,7 @@ export const TOOLS = {
 		webhookId: fromAi('webhookId', 'The numeric ID of the webhook', 'number'),
 	},
 	Webhooks: { resource: 'webhook', operation: 'getAll' },
-	// Version 1 tools with "Extracted Fields", the answer recommended before compact answers.
+	// Tools that set Output "Extracted Fields" (version 1), the answer recommended before compact ones.
 	'Read scan fields': {
 		resource: 'scan',
 		operation: 'get',

@@ -229,7 +229,7 @@ async function compactAnswers(ctx, run) {
 	const size = (turn, tool) => resultOf(turn, tool)?.length ?? 0;
 	const compact = parse(resultOf(get, 'Read scan'))?.[0];
 	const listed = parse(resultOf(many, 'List scans'));
-	const figures = `Get of 40 line items: ${size(get, 'Read scan fields')} -> ${size(get, 'Read scan')} characters; Get Many of 50: ${size(many, 'List scans fields')} -> ${size(many, 'List scans')} (version 1 Extracted Fields -> version 1.1 compact)`;
+	const figures = `Get of 40 line items: ${size(get, 'Read scan fields')} -> ${size(get, 'Read scan')} characters; Get Many of 50: ${size(many, 'List scans fields')} -> ${size(many, 'List scans')} (Extracted Fields -> compact, the default)`;
 	ctx.check(
 		'AI Agent: compact answers: a scan’s first 10 of 40 line items and not_shown, a list of 50 scans without tables, far smaller than Extracted Fields',
 		compact?.line_items?.length === 10 &&
