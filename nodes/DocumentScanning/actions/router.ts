@@ -9,8 +9,7 @@ import type { DocumentScanningType } from './node.type';
 import type { PhasedOperation } from '../execution/phases';
 import { runPhases } from '../execution/phases';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
-import { errorItem } from '../execution/items';
-import { runsAsTool } from '../execution/tool';
+import { runsAsTool, toolCall } from '../execution/tool';
 
 // Each operation keeps its own state for an execution (the uploads keep theirs).
 type Operation = PhasedOperation<unknown>;
@@ -52,11 +51,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			DEFAULT_CONCURRENCY,
 	);
 	const run = async () => await runPhases.call(this, items.length, handler, concurrency);
-	if (!runsAsTool(this.getNode())) return [await run()];
-	// As an AI tool even an error that stops the whole batch is the call's answer (execution/tool.ts).
-	try {
-		return [await run()];
-	} catch (error) {
-		return [items.map((_, itemIndex) => errorItem(error, itemIndex, true))];
-	}
+	const asTool = runsAsTool(this.getNode());
+	return [asTool ? await toolCall(this, resource, operation, run) : await run()];
 }

@@ -185,12 +185,13 @@ export function networkError(
 	request: ApiRequest,
 ): NodeApiError {
 	const code = errorCode(error);
-	const host = safeHost(baseURL);
+	// An AI model (the node's tool form) is not told where the service is.
+	const at = ctx.getNode().type.endsWith('Tool') ? '' : ` at ${safeHost(baseURL)}`;
 	const timedOut =
 		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(errorText(error));
 	const message = timedOut
-		? `The Document Scanning API at ${host} did not answer in time${forItem(request.itemIndex)}`
-		: `Could not reach the Document Scanning API at ${host}${forItem(request.itemIndex)}`;
+		? `The Document Scanning API${at} did not answer in time${forItem(request.itemIndex)}`
+		: `Could not reach the Document Scanning API${at}${forItem(request.itemIndex)}`;
 	const apiErr = new NodeApiError(
 		ctx.getNode(),
 		{ message },

@@ -7,10 +7,10 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
-import type { ScanOutputMode } from '../../../shared/scans/output';
-import { shapeScan } from '../../../shared/scans/output';
 import { FINAL_STATUSES } from '../../../shared/scans/status';
 import { toItems } from '../../execution/items';
+import { refusal, runsAsTool } from '../../execution/tool';
+import { scanShape } from '../../execution/toolAnswer';
 import type { ChangingFilter } from '../../../shared/transport/paging';
 import { readPages } from '../../../shared/transport/paging';
 import {
@@ -86,6 +86,13 @@ export async function execute(
 		: positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const shape = scanShape(this, options, itemIndex);
+	if (runsAsTool(this.getNode()) && (limit === undefined || limit > 50))
+		throw refusal(
+			this,
+			`the field "Limit" must be at most 50 for an AI model, got ${limit ?? '"Return All"'}`,
+			'Ask for fewer scans, or narrow the list by status or template. No request was sent.',
+		);
 
 	const qs: IDataObject = {};
 	if (typeof filters.status === 'string' && filters.status !== '') qs.status = filters.status;
@@ -105,9 +112,5 @@ export async function execute(
 		itemIndex,
 		changing: changingFilter(qs),
 	});
-	const mode = (options.output as ScanOutputMode) ?? 'raw';
-	return toItems(
-		scans.flatMap((scan) => shapeScan(scan, mode)),
-		itemIndex,
-	);
+	return toItems(scans.flatMap(shape), itemIndex);
 }
