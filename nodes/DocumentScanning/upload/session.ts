@@ -24,6 +24,7 @@ import { prepareUpload } from './prepare';
 import { createdAtMs } from './scanPages';
 import { send } from './send';
 import { TemplateIndexes } from './templateScans';
+import { wholeScan } from '../waiting/requests';
 
 /** What an item's upload gave it: always the scan that holds its file. */
 export type UploadOutcome =
@@ -137,7 +138,10 @@ export class UploadSession {
 	async upload(ctx: IExecuteFunctions, itemIndex: number, pace?: Pace): Promise<UploadOutcome> {
 		const waiting = this.outcomes.get(itemIndex);
 		try {
-			const outcome = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
+			const found = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
+			// One rule for every way a scan was found: a final one is output whole.
+			const scan = await wholeScan.call(ctx, found.scan, itemIndex, pace);
+			const outcome = { ...found, scan };
 			waiting?.resolve(outcome);
 			return outcome;
 		} catch (error) {
