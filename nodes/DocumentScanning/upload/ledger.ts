@@ -54,9 +54,8 @@ export class UploadLedger {
 		const stopped = error instanceof NodeApiError || error instanceof NodeOperationError;
 		const ownItem = stopped ? (error.context.itemIndex as number | undefined) : undefined;
 		const created = [...this.created].sort((a, b) => a.itemIndex - b.itemIndex);
-		const uncertain = this.uncertain
-			.filter((upload) => upload.itemIndex !== ownItem)
-			.sort((a, b) => a.itemIndex - b.itemIndex);
+		// The stopping item's own uncertain upload included: its scan may exist too.
+		const uncertain = [...this.uncertain].sort((a, b) => a.itemIndex - b.itemIndex);
 		if (!stopped || (created.length === 0 && uncertain.length === 0)) return error;
 
 		let result: NodeApiError | NodeOperationError = error;
