@@ -12,6 +12,7 @@ import {
 	AlreadyUploadedError,
 	AmbiguousScanError,
 	idList,
+	NotUploadedError,
 	NotProvenError,
 	OutcomeUnknownError,
 	plural,
@@ -180,9 +181,11 @@ function lostError(
 	const status = httpStatusOf(cause);
 	const said = cause instanceof Error ? cause.message : String(cause);
 	const text =
-		status === undefined
-			? said
-			: `a re-send was answered HTTP ${status} (${said.replace(/ \(item \d+\)$/, '')})`;
+		cause instanceof NotUploadedError
+			? 'its answer was lost, and it was not sent again after the service refused an upload of this execution'
+			: status === undefined
+				? said
+				: `a re-send was answered HTTP ${status} (${said.replace(/ \(item \d+\)$/, '')})`;
 	const what =
 		upload.fingerprint === undefined
 			? `named "${upload.sentName}"`

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Pace } from '../../shared/pace';
+import type { RequestPace } from '../../shared/pace';
 import { httpStatusOf } from '../../shared/transport';
 import { asNodeError } from '../execution/items';
 import { goesOnAfterFailure } from '../execution/tool';
@@ -135,7 +135,11 @@ export class UploadSession {
 	 * Uploads one item's file (not a repeat), at most once per document; its POSTs wait for a
 	 * place in the execution's `pace`.
 	 */
-	async upload(ctx: IExecuteFunctions, itemIndex: number, pace?: Pace): Promise<UploadOutcome> {
+	async upload(
+		ctx: IExecuteFunctions,
+		itemIndex: number,
+		pace?: RequestPace,
+	): Promise<UploadOutcome> {
 		const waiting = this.outcomes.get(itemIndex);
 		try {
 			const found = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
@@ -183,14 +187,15 @@ export class UploadSession {
 
 	private async uploadOnce(
 		ctx: IExecuteFunctions,
-		upload: PreparedUpload & { pace?: Pace },
+		upload: PreparedUpload & { pace?: RequestPace },
 	): Promise<UploadOutcome> {
 		const known = this.known.get(upload.itemIndex);
 		if (known) return { kind: 'existing', scan: known };
 		await this.gate.enter(ctx, upload.itemIndex);
 		let charged: boolean | undefined;
 		try {
-			const outcome = await this.send(ctx, upload);
+			const pace = upload.pace && this.gate.paced(ctx, upload.itemIndex, upload.pace);
+			const outcome = await this.send(ctx, { ...upload, pace });
 			this.taken.add(Number(outcome.scan.id));
 			charged = outcome.kind === 'created' || outcome.kind === 'recovered';
 			if (charged) {
@@ -211,7 +216,7 @@ export class UploadSession {
 
 	private async send(
 		ctx: IExecuteFunctions,
-		upload: PreparedUpload & { pace?: Pace },
+		upload: PreparedUpload & { pace?: RequestPace },
 	): Promise<UploadOutcome> {
 		const index = this.indexes.of(upload.templateId);
 		const result = await send.call(ctx, upload);

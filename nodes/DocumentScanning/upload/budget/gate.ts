@@ -1,5 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { RequestPace } from '../../../shared/pace';
+
 import { heldBackError, stoppedError } from './errors';
 import type { Hold, Plan } from './plan';
 import { slotFreeAt } from './plan';
@@ -14,7 +16,8 @@ interface Closed {
 /**
  * The limits of one execution's uploads, as a gate each upload passes before it is sent:
  * - once the service refuses an upload for a limit (429 or 402), no further upload is sent
- *   (uploads in flight finish);
+ *   (uploads in flight finish): the gate is checked when the execution's pace gives an upload its
+ *   place, and closed as a refusal arrives, before that place goes to another (`paced`);
  * - with a `plan` that does not fit (Continue On Fail), uploads take a share of what is left
  *   before they are sent and give it back when nothing was charged (a 409, a 4xx); when none is
  *   left and none is in flight, the item is held back with the time its slot is free for
@@ -79,6 +82,36 @@ export class LimitsGate {
 
 	/** A 429 or 402 from the service: no further upload is sent. Returns when a retry can succeed. */
 	async refused(ctx: IExecuteFunctions, status: 429 | 402): Promise<Hold> {
+		return await this.close(ctx, status).hold;
+	}
+
+	/**
+	 * The execution's pace as one upload's POSTs see it: the pace and the gate one view of what
+	 * is in flight. A place is taken only while the gate is open, and a 429 or 402 closes the gate
+	 * as it arrives, before its place is given to another upload.
+	 */
+	paced(ctx: IExecuteFunctions, itemIndex: number, pace: RequestPace): RequestPace {
+		const acquire = async () => {
+			const slot = await pace.acquire();
+			if (this.closed) {
+				slot.release();
+				throw stoppedError(ctx.getNode(), itemIndex, await this.closed.hold, this.closed.status);
+			}
+			return {
+				done: (answer: Parameters<typeof slot.done>[0]) => {
+					if (answer.status === 429 || answer.status === 402) this.close(ctx, answer.status);
+					slot.done(answer);
+				},
+				release: () => slot.release(),
+			};
+		};
+		return Object.defineProperty({ acquire }, 'credential', {
+			get: () => pace.credential,
+			set: (value: RequestPace['credential']) => (pace.credential = value),
+		});
+	}
+
+	private close(ctx: IExecuteFunctions, status: 429 | 402): Closed {
 		if (!this.closed) {
 			this.closed = {
 				status,
@@ -89,7 +122,7 @@ export class LimitsGate {
 			};
 			this.wake();
 		}
-		return await this.closed.hold;
+		return this.closed;
 	}
 
 	/** Lets every waiting upload look again. */
