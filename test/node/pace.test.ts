@@ -135,3 +135,22 @@ test('another operation takes one place per item: Scan → Get starts 5 at a tim
 	expect(most(reads)).toBeGreaterThan(5);
 	expect(most(reads)).toBeLessThanOrEqual(CAP);
 });
+
+test.each([
+	[
+		1,
+		'keeps the 5 it had when it was saved',
+		(most: number) => expect(most).toBeLessThanOrEqual(5),
+	],
+	[1.1, 'grows past 5 (Concurrency 64)', (most: number) => expect(most).toBeGreaterThan(5)],
+])('Concurrency not set: node version %s %s', async (typeVersion, _what, expectMost) => {
+	const result = await run(
+		sb.env(),
+		uploadParams(),
+		documents(`v${typeVersion}`),
+		false,
+		typeVersion,
+	);
+	expect(result.error).toBeUndefined();
+	expectMost(most(uploads()));
+});

@@ -42,7 +42,8 @@ describe('section 5: the hourly setting and the times the node promises', () => 
 	test.each([0, -1, 2.5, 'many'])(
 		'%p is refused before any request, naming the item and the option',
 		async (value) => {
-			const result = await run(sb.env(), withLimit(`={{ ${JSON.stringify(value)} }}`), pdfs(2));
+			const limit = withLimit(`={{ ${JSON.stringify(value)} }}`);
+			const result = await run(sb.env(), limit, pdfs(2), false, LATEST);
 			expect(result.error?.message).toBe(
 				`Item 0: the option "Hourly Upload Limit" must be a whole number from 1 to 200, got "${String(value)}"`,
 			);

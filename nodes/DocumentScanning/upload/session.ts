@@ -128,6 +128,8 @@ export class UploadSession {
 			if (scan && upload.onDuplicate === 'error')
 				held.set(itemIndex, alreadyUploadedError(ctx, upload, scan));
 		}
+		// A held item never runs: the repeats waiting for it learn why at once.
+		for (const [itemIndex, error] of held) this.outcomes.get(itemIndex)?.reject(error);
 		return held;
 	}
 
@@ -162,7 +164,14 @@ export class UploadSession {
 		try {
 			outcome = await this.outcomes.get(lead)!.promise;
 		} catch (error) {
-			throw sameFileFailed(ctx.getNode(), upload.itemIndex, lead, error);
+			// The lead refused its file as already uploaded ("Error"): this item's own setting
+			// gets it the scan that holds the file, as after its own 409.
+			if (!(error instanceof AlreadyUploadedError) || upload.onDuplicate !== 'returnExisting')
+				throw sameFileFailed(ctx.getNode(), upload.itemIndex, lead, error);
+			const index = this.indexes.of(upload.templateId);
+			const conflict = { kind: 'conflict' as const, error, at: Date.now() };
+			const found = await afterConflict(ctx, index, upload, conflict, this.taken);
+			return { ...found, scan: await wholeScan.call(ctx, found.scan, itemIndex) };
 		}
 		if (upload.onDuplicate === 'returnExisting')
 			return { kind: 'sameFile', scan: outcome.scan, asItem: lead };
