@@ -8,7 +8,7 @@
  * 429" counts those, and must be 0. Through n8n-core's engine against the sandbox.
  */
 import type { RequestLogEntry } from '../../sandbox/server';
-import { jsonOf, pairedOf, run, uploadParams, useSandbox } from './helpers';
+import { jsonOf, LATEST, pairedOf, run, uploadParams, useSandbox } from './helpers';
 import { binaryItem, pdfBytes } from '../support/fixtures';
 
 const sb = useSandbox();
@@ -88,4 +88,48 @@ test('an upload whose answer was lost is not sent again once another upload met 
 	expect(lost.candidateScanIds).toEqual([expect.any(Number)]);
 	expect(sb.get().control.getScan((lost.candidateScanIds as number[])[0])?.charged).toBe(true);
 	expect(out.find((o) => o !== lost)).toMatchObject({ notUploaded: true, httpCode: '429' });
+});
+
+test('§8 the 429 stop error says when all documents not uploaded fit; followed then, the re-run with "Return Existing Scan" goes through whole', async () => {
+	const virtualNow = () => Date.parse(sb.get().control.advanceClock(0));
+	sb.get().control.seedUploads({ count: 190 });
+	sb.get().control.takeAfterUploads({ after: 2, slots: 8 });
+	const batch = pdfs().slice(0, 6);
+	const params = (options = {}) => uploadParams({ options: { concurrency: 1, ...options } });
+	const stopped = await run(sb.env(), params(), batch, false, LATEST);
+	expect(posts().map((r) => r.status)).toEqual([201, 201, 429]);
+	const said = /All 4 documents not uploaded fit from (\S+) \(service time\)/.exec(
+		String(stopped.error?.description),
+	);
+	expect(said).not.toBeNull();
+	expect(stopped.error?.description).toMatch(/turn on Continue On Fail/);
+
+	// A second earlier, the batch is still refused whole; at the time said, it goes through.
+	const at = Date.parse(said![1]);
+	sb.get().control.advanceClock(at - 1000 - virtualNow());
+	const early = await run(
+		sb.env(),
+		params({ onDuplicate: 'returnExisting' }),
+		batch,
+		false,
+		LATEST,
+	);
+	expect(early.error?.message).toMatch(/cannot be uploaded whole/);
+	sb.get().control.advanceClock(1000);
+	const rerun = await run(
+		sb.env(),
+		params({ onDuplicate: 'returnExisting' }),
+		batch,
+		false,
+		LATEST,
+	);
+	expect(rerun.error).toBeUndefined();
+	expect(
+		jsonOf(rerun)
+			.slice(0, 2)
+			.map((o) => o.id),
+	).toEqual(
+		(stopped.error?.context?.createdScans as Array<{ scanId: number }>).map((c) => c.scanId),
+	);
+	expect(jsonOf(rerun)).toHaveLength(6);
 });

@@ -31,6 +31,9 @@ export interface UncertainUpload {
 export interface LimitStop {
 	status: number;
 	hold: Hold;
+	/** Documents of the batch not uploaded, and when all of them fit (429; undefined: never, or unknown). */
+	left: number;
+	allFitAt?: number;
 }
 
 export class UploadLedger {
@@ -70,7 +73,12 @@ export class UploadLedger {
 				},
 			);
 		}
-		const parts = [result.description ?? '', createdText(created), uncertainText(uncertain)];
+		const parts = [
+			result.description ?? '',
+			limit?.status === 429 ? allFitText(limit) : '',
+			createdText(created),
+			uncertainText(uncertain),
+		];
 		result.description = parts.filter((part) => part !== '').join(' ');
 		Object.assign(result.context, {
 			createdScans: created.map((scan): IDataObject => ({
@@ -96,6 +104,17 @@ function limitWhen(limit: LimitStop): string {
 	if (limit.hold.retryAfter !== undefined)
 		return ` More uploads can succeed from ${iso(limit.hold.retryAfter)} (service time).`;
 	return limit.hold.reason === 'credit' ? ' Top up the account before uploading the rest.' : '';
+}
+
+/** When a re-run of the batch fits whole (a batch that does not is refused before any upload). */
+function allFitText({ left, allFitAt }: LimitStop): string {
+	if (left === 0) return '';
+	const all = `the ${plural(left, 'document')} not uploaded`;
+	const when =
+		allFitAt === undefined
+			? `A re-run cannot fit ${all} in one rolling hour.`
+			: `All ${all.slice(4)} fit from ${iso(allFitAt)} (service time), if no other upload comes in between.`;
+	return `${when} To go on now, turn on Continue On Fail: the documents that fit are uploaded, the others come back as "not uploaded" items with their "retryAfter".`;
 }
 
 /** The scans an execution got before it stopped, and how to get them without paying again. */

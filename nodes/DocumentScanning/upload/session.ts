@@ -64,6 +64,9 @@ export class UploadSession {
 	private readonly outcomes = new Map<number, Settled<UploadOutcome>>();
 	/** Scans items of this execution got: each holds that item's file, so never another's. */
 	private readonly taken = new Set<number>();
+	/** The batch's items that upload their file, and those whose upload got its scan. */
+	private leads: number[] = [];
+	private readonly scanned = new Set<number>();
 
 	/** Local checks of one item (no request): its settings and its file. */
 	async prepare(ctx: IExecuteFunctions, itemIndex: number): Promise<void> {
@@ -100,6 +103,7 @@ export class UploadSession {
 			leads.push(upload);
 		}
 
+		this.leads = leads.map((upload) => upload.itemIndex);
 		const held = new Map<number, Error>();
 		try {
 			const check = await checkBeforeUploads(
@@ -148,6 +152,7 @@ export class UploadSession {
 			// One rule for every way a scan was found: a final one is output whole.
 			const scan = await wholeScan.call(ctx, found.scan, itemIndex, pace);
 			const outcome = { ...found, scan };
+			this.scanned.add(itemIndex);
 			waiting?.resolve(outcome);
 			return outcome;
 		} catch (error) {
@@ -189,9 +194,17 @@ export class UploadSession {
 	/** The error that stops the node after the first upload: it names what the execution paid for. */
 	async stopError(ctx: IExecuteFunctions, error: unknown): Promise<unknown> {
 		const status = this.gate.closedStatus;
-		const limit =
-			status === undefined ? undefined : { status, hold: await this.gate.refused(ctx, status) };
-		return this.ledger.stopError(ctx.getNode(), error, limit);
+		if (status === undefined) return this.ledger.stopError(ctx.getNode(), error, undefined);
+		// The documents a re-run still has to upload, and when all of them fit.
+		const left = this.leads.filter((item) => !this.scanned.has(item) && !this.known.has(item));
+		const allFitAt = status === 429 ? await this.gate.allFitAt(ctx, left.length) : undefined;
+		const hold = await this.gate.refused(ctx, status);
+		return this.ledger.stopError(ctx.getNode(), error, {
+			status,
+			hold,
+			left: left.length,
+			allFitAt,
+		});
 	}
 
 	private async uploadOnce(
@@ -250,8 +263,9 @@ export class UploadSession {
 	/**
 	 * An upload failed. A 429 or 402 (also on a re-send) closes the gate: no further upload is
 	 * sent. The spec does not say whether the service answers a limit before or after it looks
-	 * for the file, so with "Return Existing Scan" a refused file is looked for among the
-	 * template's scans before it is called not uploaded.
+	 * for the file, so with "Return Existing Scan" a refused file's scan is looked for among the
+	 * scans this execution already read (never more pages: a run while the hour is full would pay
+	 * for the whole listing); not found there, the item says what that means.
 	 */
 	private async afterRefusal(
 		ctx: IExecuteFunctions,
@@ -263,34 +277,11 @@ export class UploadSession {
 		if (status !== 429 && status !== 402) throw error;
 		const hold = await this.gate.refused(ctx, status);
 		if (error instanceof OutcomeUnknownError) throw error;
-		const existing = await this.existingInstead(ctx, upload);
-		if (existing) return existing;
+		const lookedFor = upload.onDuplicate === 'returnExisting' && upload.fingerprint !== undefined;
+		const known = lookedFor ? this.indexes.of(upload.templateId).proven(upload.fingerprint!) : [];
+		if (known.length === 1) return { kind: 'existing', scan: known[0] };
 		if (goesOnAfterFailure(ctx))
-			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status);
+			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status, lookedFor);
 		throw error;
-	}
-
-	/**
-	 * "Return Existing Scan" and an upload not made: the scan with the file's fingerprint, if any
-	 * (a listing that fails here leaves the refusal's own error).
-	 */
-	private async existingInstead(
-		ctx: IExecuteFunctions,
-		upload: PreparedUpload,
-	): Promise<UploadOutcome | undefined> {
-		if (upload.onDuplicate !== 'returnExisting' || upload.fingerprint === undefined)
-			return undefined;
-		try {
-			const found = await this.indexes
-				.of(upload.templateId)
-				.find(ctx, upload.fingerprint, Date.now(), {
-					templateId: upload.templateId,
-					itemIndex: upload.itemIndex,
-					fileName: upload.file.fileName,
-				});
-			return found.length === 1 ? { kind: 'existing', scan: found[0] } : undefined;
-		} catch {
-			return undefined;
-		}
 	}
 }

@@ -4,7 +4,7 @@ import type { RequestPace } from '../../../shared/pace';
 
 import { heldBackError, stoppedError } from './errors';
 import type { Hold, Plan } from './plan';
-import { slotFreeAt } from './plan';
+import { planBudget, slotFreeAt } from './plan';
 import { HOUR_MS, readHourWindow, SECOND_ROUNDING_MS } from './window';
 
 interface Closed {
@@ -146,6 +146,20 @@ export class LimitsGate {
 			reason: 'hourlyLimit',
 			retryAfter: slotFreeAt(this.times, this.hourlyLimit, this.heldForHour++),
 		};
+	}
+
+	/**
+	 * When `documents` more uploads all fit in the hour, from a fresh count (after the uploads in
+	 * flight ended); undefined when they never do (more than the hourly limit) or it is unknown.
+	 */
+	async allFitAt(ctx: IExecuteFunctions, documents: number): Promise<number | undefined> {
+		try {
+			const { serverNow, times } = await readHourWindow.call(ctx);
+			const limits = { credits: undefined, hourlyLimit: this.hourlyLimit, serverNow, times };
+			return planBudget(limits, documents).allFitAt;
+		} catch {
+			return undefined;
+		}
 	}
 
 	/** When the next hourly slot is free for certain, from one fresh count; undefined when unknown. */
