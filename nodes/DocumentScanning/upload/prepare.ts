@@ -43,23 +43,11 @@ export function fingerprinted(
 	);
 }
 
-/** An option's value (an expression may give any): one of `values`, or a clear error. */
-function optionOf<T extends string>(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-	name: string,
-	displayName: string,
-	values: readonly T[],
-): T | undefined {
-	const value = options[name];
-	if (value === undefined || values.includes(value as T)) return value as T | undefined;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Item ${itemIndex}: the option "${displayName}" must be ${values.map((v) => `"${v}"`).join(' or ')}, got "${String(value)}"`,
-		{ itemIndex, description: 'Nothing was uploaded and no credit was used.' },
-	);
-}
+/** The options whose values an expression may set to anything: only their own are taken. */
+const CHOICES: Array<[string, string, string[]]> = [
+	['onDuplicate', 'If Already Uploaded', ['error', 'returnExisting']],
+	['storedFileName', 'File Name at the Service', ['withFingerprint', 'asIs']],
+];
 
 /**
  * Reads one item's upload settings and checks its file, before any item is uploaded. The file
@@ -78,19 +66,19 @@ export async function prepareUpload(
 		'Template',
 	);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const onDuplicate =
-		optionOf(ctx, itemIndex, options, 'onDuplicate', 'If Already Uploaded', [
-			'error',
-			'returnExisting',
-		]) ?? 'error';
-	const storedName = optionOf(
-		ctx,
-		itemIndex,
-		options,
-		'storedFileName',
-		'File Name at the Service',
-		['withFingerprint', 'asIs'],
-	);
+	for (const [name, label, values] of CHOICES) {
+		const value = options[name];
+		if (value === undefined || values.includes(value as string)) continue;
+		const allowed = values.map((v) => `"${v}"`).join(' or ');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Item ${itemIndex}: the option "${label}" must be ${allowed}, got "${String(value)}"`,
+			{ itemIndex, description: 'Nothing was uploaded and no credit was used.' },
+		);
+	}
+	const onDuplicate: OnDuplicate =
+		options.onDuplicate === 'returnExisting' ? 'returnExisting' : 'error';
+	const storedName = options.storedFileName as StoredName | undefined;
 	if (storedName === 'asIs' && onDuplicate === 'returnExisting') {
 		throw new NodeOperationError(
 			ctx.getNode(),

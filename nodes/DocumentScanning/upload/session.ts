@@ -7,7 +7,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { RequestPace } from '../../shared/pace';
+import type { Pace, RequestPace } from '../../shared/pace';
 import { httpStatusOf } from '../../shared/transport';
 import { asNodeError } from '../execution/items';
 import { goesOnAfterFailure } from '../execution/tool';
@@ -141,11 +141,7 @@ export class UploadSession {
 	 * Uploads one item's file (not a repeat), at most once per document; its POSTs wait for a
 	 * place in the execution's `pace`.
 	 */
-	async upload(
-		ctx: IExecuteFunctions,
-		itemIndex: number,
-		pace?: RequestPace,
-	): Promise<UploadOutcome> {
+	async upload(ctx: IExecuteFunctions, itemIndex: number, pace?: Pace): Promise<UploadOutcome> {
 		const waiting = this.outcomes.get(itemIndex);
 		try {
 			const found = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
@@ -198,13 +194,8 @@ export class UploadSession {
 		// The documents a re-run still has to upload, and when all of them fit.
 		const left = this.leads.filter((item) => !this.scanned.has(item) && !this.known.has(item));
 		const allFitAt = status === 429 ? await this.gate.allFitAt(ctx, left.length) : undefined;
-		const hold = await this.gate.refused(ctx, status);
-		return this.ledger.stopError(ctx.getNode(), error, {
-			status,
-			hold,
-			left: left.length,
-			allFitAt,
-		});
+		const limit = { status, hold: await this.gate.refused(ctx, status), left: left.length };
+		return this.ledger.stopError(ctx.getNode(), error, { ...limit, allFitAt });
 	}
 
 	private async uploadOnce(

@@ -34,20 +34,13 @@ export function redirectOf(
 	} catch {
 		to = undefined;
 	}
-	if (!to)
-		return {
-			status,
-			location: 'no usable address',
-			refused: 'the answer names no usable address (Location header)',
-		};
-	const location = `${to.origin}${to.pathname}`;
-	if (to.origin !== new URL(baseUrl).origin)
-		return {
-			status,
-			location,
-			refused:
-				'the new address is on another origin (scheme, host or port) than the Base URL, and the API key is sent only to the Base URL',
-		};
+	const location = to ? `${to.origin}${to.pathname}` : 'no usable address';
+	const refused = !to
+		? 'the answer names no usable address (Location header)'
+		: to.origin !== new URL(baseUrl).origin
+			? 'the new address is on another origin (scheme, host or port) than the Base URL, and the API key is sent only to the Base URL'
+			: undefined;
+	if (refused || !to) return { status, location, refused };
 	if (status < 307 && method !== 'GET')
 		return { status, location, refused: `a ${status} would turn the ${method} into a GET request` };
 	return { status, location, follow: to.href };

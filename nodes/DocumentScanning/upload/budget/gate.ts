@@ -1,11 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { RequestPace } from '../../../shared/pace';
-
 import { heldBackError, stoppedError } from './errors';
 import type { Hold, Plan } from './plan';
 import { planBudget, slotFreeAt } from './plan';
-import { HOUR_MS, readHourWindow, SECOND_ROUNDING_MS } from './window';
+import { readHourWindow } from './window';
 
 interface Closed {
 	status: 429 | 402;
@@ -148,32 +147,23 @@ export class LimitsGate {
 		};
 	}
 
-	/**
-	 * When `documents` more uploads all fit in the hour, from a fresh count (after the uploads in
-	 * flight ended); undefined when they never do (more than the hourly limit) or it is unknown.
-	 */
+	/** When the next hourly slot is free for certain, from one fresh count; undefined when unknown. */
+	private async nextSlot(ctx: IExecuteFunctions): Promise<Hold> {
+		return { reason: 'hourlyLimit', retryAfter: (await this.count(ctx, 1))?.nextSlotAt };
+	}
+
+	/** When `documents` more uploads all fit, from a fresh count; undefined: never, or unknown. */
 	async allFitAt(ctx: IExecuteFunctions, documents: number): Promise<number | undefined> {
+		return (await this.count(ctx, documents))?.allFitAt;
+	}
+
+	private async count(ctx: IExecuteFunctions, documents: number): Promise<Plan | undefined> {
 		try {
 			const { serverNow, times } = await readHourWindow.call(ctx);
 			const limits = { credits: undefined, hourlyLimit: this.hourlyLimit, serverNow, times };
-			return planBudget(limits, documents).allFitAt;
+			return planBudget(limits, documents);
 		} catch {
 			return undefined;
-		}
-	}
-
-	/** When the next hourly slot is free for certain, from one fresh count; undefined when unknown. */
-	private async nextSlot(ctx: IExecuteFunctions): Promise<Hold> {
-		try {
-			const window = await readHourWindow.call(ctx);
-			return {
-				reason: 'hourlyLimit',
-				retryAfter:
-					slotFreeAt(window.times, this.hourlyLimit, 0) ??
-					window.serverNow + HOUR_MS + SECOND_ROUNDING_MS,
-			};
-		} catch {
-			return { reason: 'hourlyLimit', retryAfter: undefined };
 		}
 	}
 }
