@@ -109,12 +109,11 @@ function limitWhen(limit: LimitStop): string {
 /** When a re-run of the batch fits whole (a batch that does not is refused before any upload). */
 function allFitText({ left, allFitAt }: LimitStop): string {
 	if (left === 0) return '';
-	const all = `the ${plural(left, 'document')} not uploaded`;
 	const when =
 		allFitAt === undefined
-			? `A re-run cannot fit ${all} in one rolling hour.`
-			: `All ${all.slice(4)} fit from ${iso(allFitAt)} (service time), if no other upload comes in between.`;
-	return `${when} To go on now, turn on Continue On Fail: the documents that fit are uploaded, the others come back as "not uploaded" items with their "retryAfter".`;
+			? ''
+			: `All ${plural(left, 'document')} not uploaded fit from ${iso(allFitAt)} (service time), if no other upload comes in between. `;
+	return `${when}To go on now, turn on Continue On Fail: the documents that fit are uploaded, the others come back as "not uploaded" items with their "retryAfter".`;
 }
 
 /** The scans an execution got before it stopped, and how to get them without paying again. */

@@ -3,9 +3,9 @@
 //   Existing Scan" and Wait for Completion outputs each document's scan as GET /scans/{id} gives
 //   it (with extracted_data), sending nothing;
 // - 40 documents fit, and every upload after the node's first is answered 429, as when another
-//   client fills the hour (with and without Retry-After; every request is answered 300 ms after
-//   it arrived): with Continue On Fail, no POST arrives after the first 429 was answered, and
-//   every item is paired (1 scan, 39 "not uploaded").
+//   client fills the hour, 300 ms after it arrived (with and without Retry-After): with Continue
+//   On Fail, no POST arrives after the first 429 was answered, and every item is paired (1 scan,
+//   39 "not uploaded").
 import { CREDENTIAL, importWorkflow, PACKAGE_NAME } from '../../n8n/local.mjs';
 import { execute } from './run-example.mjs';
 import { nodeItems, sandboxOf, settle } from './support.mjs';
@@ -118,15 +118,15 @@ async function checkStopAt429(ctx, sandbox) {
 		);
 		importWorkflow(workflow, { env: ctx.env });
 		await settle();
-		// Every POST but the first is answered 429 (as when another client filled the hour), and
-		// every request waits 300 ms at the service after it arrived.
-		await sandbox.control('POST', '/options', { latencyMs: 300 });
+		// Every POST but the first is answered 429 (as when another client filled the hour), 300 ms
+		// after it arrived: one the node sends after it heard of the first 429 arrives after it.
 		await sandbox.control('POST', '/faults', {
 			method: 'POST',
 			path: '^/scans$',
 			kind: 'status',
 			status: 429,
 			headers: retryAfter ? { 'Retry-After': '2' } : {},
+			latencyMs: 300,
 			after: 1,
 			times: documents,
 		});
@@ -150,7 +150,6 @@ async function checkStopAt429(ctx, sandbox) {
 			);
 		} finally {
 			await sandbox.control('DELETE', '/faults');
-			await sandbox.control('POST', '/options', { latencyMs: 0 });
 		}
 	}
 }
