@@ -83,8 +83,8 @@ export class DocumentScanningApi implements ICredentialType {
 	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or with
 	// user:password@, a query or a fragment) is turned into an address that cannot resolve and
 	// names the problem: the rules and the expression come from nodes/shared/transport/baseUrl.ts.
-	// n8n follows no redirect (it would send the key to any address it points to): a redirect
-	// fails the test, saying so.
+	// n8n follows no redirect here (it would send the key to any address one points to): a
+	// redirect fails the test ("Request failed with status code 302").
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: baseUrlTestExpression(),
@@ -93,12 +93,5 @@ export class DocumentScanningApi implements ICredentialType {
 			headers: { Accept: 'application/json' },
 			disableFollowRedirect: true,
 		},
-		rules: [301, 302, 303, 307, 308].map((value) => ({
-			type: 'responseCode',
-			properties: {
-				value,
-				message: `The service answered with a redirect (HTTP ${value}): the API key is sent only to the Base URL. Set the Base URL to the address the service moved to.`,
-			},
-		})),
 	};
 }

@@ -156,14 +156,10 @@ export async function testCredentialInCore(
 	try {
 		await new RoutingNode(context, standIn, decrypted).runNode();
 	} catch (error) {
-		// n8n wraps the client's error as the NodeApiError's `cause` (its `response.status` is what
-		// n8n's tester reads); under jest, whose realm's `Error` the client's errors are not, n8n-core
-		// keeps only the status, as `httpCode`.
-		const { cause, httpCode } = error as {
-			cause?: { response?: { status?: number }; code?: string };
-			httpCode?: string | null;
-		};
-		const status = cause?.response?.status ?? (httpCode ? Number(httpCode) : undefined);
+		// As n8n's tester: the client's answer (the `cause` n8n keeps, when it keeps one) is judged
+		// by the test's `responseCode` rules, then by its status; else the error's code or message.
+		const cause = (error as { cause?: { response?: { status?: number }; code?: string } }).cause;
+		const status = cause?.response?.status;
 		if (status !== undefined) {
 			const rule = (test.rules ?? []).find(
 				(r) => r.type === 'responseCode' && r.properties.value === status,
