@@ -84,7 +84,8 @@ export class DocumentScanningApi implements ICredentialType {
 	// user:password@, a query or a fragment) is turned into an address that cannot resolve and
 	// names the problem: the rules and the expression come from nodes/shared/transport/baseUrl.ts.
 	// n8n follows no redirect here (it would send the key to any address one points to): a
-	// redirect fails the test ("Request failed with status code 302").
+	// redirect fails the test, in these words on n8n 2.x (1.x says "Request failed with status
+	// code 302": its tester does not see the answer's status).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: baseUrlTestExpression(),
@@ -93,5 +94,12 @@ export class DocumentScanningApi implements ICredentialType {
 			headers: { Accept: 'application/json' },
 			disableFollowRedirect: true,
 		},
+		rules: [301, 302, 303, 307, 308].map((value) => ({
+			type: 'responseCode',
+			properties: {
+				value,
+				message: `The service answered with a redirect (HTTP ${value}): the API key is sent only to the Base URL. Set the Base URL to the address the service moved to.`,
+			},
+		})),
 	};
 }

@@ -156,8 +156,9 @@ export async function testCredentialInCore(
 	try {
 		await new RoutingNode(context, standIn, decrypted).runNode();
 	} catch (error) {
-		// As n8n's tester: the client's answer (the `cause` n8n keeps, when it keeps one) is judged
-		// by the test's `responseCode` rules, then by its status; else the error's code or message.
+		// As n8n's tester: the client's answer (the `cause` n8n keeps, when it keeps one: n8n 2.x
+		// does, n8n 1.x and n8n-core under jest do not) is judged by the test's `responseCode`
+		// rules, then by its status; else the error's code or message.
 		const cause = (error as { cause?: { response?: { status?: number }; code?: string } }).cause;
 		const status = cause?.response?.status;
 		if (status !== undefined) {

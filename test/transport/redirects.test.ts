@@ -14,6 +14,7 @@ import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { startElsewhere } from '../../sandbox/elsewhere';
 import { testCredentialInCore } from '../support/credential-test';
 import { credentialsFor, type TestEnvironment } from '../support/credentials';
+import { loadPackage } from '../support/package';
 import { binaryItem, pdfBytes } from '../support/fixtures';
 import { PollHarness } from '../support/poll-harness';
 import type { Receiver } from '../support/receiver';
@@ -295,6 +296,16 @@ describe('redirects on the Base URL origin', () => {
 		});
 		redirect('GET', '^/account$', 308, `${sandbox.baseUrl}/account`);
 		const verdict = await testCredentialInCore(credentialsFor(env));
+		// n8n-core under jest keeps no answer on the error (as n8n 1.x): n8n's own words. n8n 2.x's
+		// tester sees the status and gives the credential's rule (the e2e checks both lines).
 		expect(verdict).toEqual({ status: 'Error', message: 'Request failed with status code 308' });
+		const { credentialTypes } = await loadPackage();
+		expect(credentialTypes.documentScanningApi.test?.rules).toContainEqual({
+			type: 'responseCode',
+			properties: {
+				value: 308,
+				message: expect.stringMatching(/^The service answered with a redirect \(HTTP 308\)/),
+			},
+		});
 	});
 });
