@@ -19,8 +19,8 @@ const { startElsewhere } = createRequire(import.meta.url)('../../../sandbox/else
 
 const X_API_KEY = { id: '2', name: 'Document Scanning sandbox (X-API-Key)', type: CREDENTIAL.type };
 const MODES = [
-	['Authorization: Bearer', CREDENTIAL],
-	['X-API-Key', X_API_KEY],
+	{ mode: 'Authorization: Bearer', credential: CREDENTIAL },
+	{ mode: 'X-API-Key', credential: X_API_KEY },
 ];
 
 /** Manual Trigger → Account → PDF → Upload, and Upload with Wait for Completion; Continue On Fail. */
@@ -118,7 +118,7 @@ export async function checkRedirects(ctx) {
 			credential: X_API_KEY,
 			authHeader: 'xApiKey',
 		});
-		for (const [mode, credential] of MODES) {
+		for (const { mode, credential } of MODES) {
 			const workflow = redirectedWorkflow(
 				credential,
 				`${process.pid}-${Date.now()}-${credential.id}`,
@@ -158,7 +158,7 @@ export async function checkCredentialTestRedirect(ctx) {
 	const sandbox = sandboxOf(ctx);
 	const elsewhere = await startElsewhere();
 	try {
-		for (const [mode, credential] of MODES) {
+		for (const { mode, credential } of MODES) {
 			await redirectOnce(sandbox, 'GET', '^/account$', 302, `${elsewhere.origin}/api/v1/account`);
 			const answer = await restOf(ctx).request('POST', 'credentials/test', {
 				credentials: {

@@ -11,7 +11,7 @@ import { execute } from './run-example.mjs';
 import { nodeItems, sandboxOf, settle } from './support.mjs';
 
 /** Manual Trigger → Code (`count` PDFs, the same bytes for the same stamp) → Upload (version 1.1). */
-function uploadWorkflow(id, name, { count, stamp, parameters, onError }) {
+function uploadWorkflow(id, name, { count, stamp, parameters, onError = '' }) {
 	return {
 		id,
 		name,
