@@ -49,6 +49,8 @@ import {
 import { writeSampleInvoices } from '../n8n/sample-invoices.mjs';
 import { checkExamplesCli, checkExamplesServer } from './checks/examples.mjs';
 import { checkUploadProof } from './checks/upload-proof.mjs';
+import { checkUploadAnswers } from './checks/upload-answers.mjs';
+import { checkCredentialTestRedirect, checkRedirects } from './checks/redirects.mjs';
 import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
 import { checkStatusFilter } from './checks/status-filter.mjs';
@@ -73,6 +75,7 @@ import {
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
 const SERVER_CHECKS = [
 	checkExamplesServer,
+	checkCredentialTestRedirect, // n8n's credential test follows no redirect (checks/redirects.mjs)
 	checkPollTrigger,
 	checkStatusFilter,
 	checkEditorIfChromium,
@@ -298,6 +301,9 @@ async function main() {
 	if (!only || only.includes('checkExamplesCli')) await checkExamplesCli(ctx);
 	// ---- uploads found again as their files' scans; a stop names the scans paid for ----------
 	if (!only || only.includes('checkUploadProof')) await checkUploadProof(ctx);
+	// ---- the key stays at the service's origin; whole final scans; a 429 stops the batch -----
+	if (!only || only.includes('checkRedirects')) await checkRedirects(ctx);
+	if (!only || only.includes('checkUploadAnswers')) await checkUploadAnswers(ctx);
 
 	// ---- n8n start: types loaded, credential test, then SERVER_CHECKS -------------------------
 	t = Date.now();

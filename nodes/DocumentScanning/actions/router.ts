@@ -8,7 +8,7 @@ import * as webhook from './webhook';
 import type { DocumentScanningType } from './node.type';
 import type { PhasedOperation } from '../execution/phases';
 import { runPhases } from '../execution/phases';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
+import { defaultConcurrency, MAX_CONCURRENCY } from '../execution/scope';
 import { runsAsTool, toolCall } from '../execution/tool';
 
 // Each operation keeps its own state for an execution (the uploads keep theirs).
@@ -45,10 +45,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	const byDefault = defaultConcurrency(this.getNode().typeVersion);
 	const concurrency = Math.min(
 		MAX_CONCURRENCY,
-		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) ||
-			DEFAULT_CONCURRENCY,
+		Number(this.getNodeParameter('options.concurrency', 0, byDefault)) || byDefault,
 	);
 	const run = async () => await runPhases.call(this, items.length, handler, concurrency);
 	const asTool = runsAsTool(this.getNode());
