@@ -79,8 +79,8 @@ export function commit(
 				else continue;
 			}
 		}
-		// A finished scan is emitted with its data: a brief listed record waits for its GET (listing.ts).
-		if (!isFinal(scan) || (!isFullScan(scan) && !observation.whole.has(id))) {
+		// A finished scan is emitted with its data: a brief listed record it takes waits for its GET (listing.ts).
+		if (!isFinal(scan) || (accept(scan) && !isFullScan(scan) && !observation.whole.has(id))) {
 			pending.add(id);
 			if (isUnlisted(scan) && isFollowDue(current, id, now)) unlisted.set(id, String(scan.status));
 			continue;
@@ -98,7 +98,10 @@ export function commit(
 	const strange: CommitResult['strange'] = [];
 	for (const [key, entry] of Object.entries(current.stuck)) {
 		const seen = observation.scans.get(Number(key));
-		if (pending.has(Number(key)) && (seen === undefined || isUnlisted(seen))) stuck[key] = entry;
+		// Kept while the scan is not listed, in a status the API does not list, or waits for its read by ID.
+		const unread = seen !== undefined && isFinal(seen) && !isFullScan(seen);
+		if (pending.has(Number(key)) && (seen === undefined || isUnlisted(seen) || unread))
+			stuck[key] = entry;
 	}
 	const strike = (id: number, message: string, status?: string) => {
 		if (!pending.has(id)) return;

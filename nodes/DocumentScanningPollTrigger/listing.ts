@@ -159,12 +159,15 @@ export async function observe(
 		.filter(([, scan]) => isFinal(scan) && !isFullScan(scan) && accept(scan))
 		.filter(([id]) => id > state.horizon || pending.has(id) || inUnseen(state.unseen, id))
 		.map(([id]) => id)
+		.filter((id) => isFollowDue(state, id, now))
 		.sort((a, b) => a - b)
 		.slice(0, MAX_WHOLE_READS);
 	for (const id of brief) {
 		const answer = await fetchOne(ctx, id);
 		if ('failure' in answer && ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0))
 			throw answer.failure;
+		// A failed read strikes like a followed scan's (back-off, then given up with a warning).
+		if ('failure' in answer) failed.set(id, String((answer.failure as Error).message));
 		if ('scan' in answer && answer.scan !== undefined) {
 			scans.set(id, answer.scan);
 			whole.add(id);

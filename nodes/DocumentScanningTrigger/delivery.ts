@@ -181,7 +181,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		items = eventRows(scan ?? data, { event, timestamp: body.timestamp }, { deliveryKey: key });
 		if (fetchError !== undefined) items = items.map((item) => ({ ...item, fetchError }));
 	} else {
-		const item: IDataObject = { ...body, deliveryKey: key };
+		const item: IDataObject = { ...withOriginalName(body), deliveryKey: key };
 		if (isPlainObject(body.data)) item.data = withOriginalName(body.data);
 		if (scan !== undefined) item.scan = withOriginalName(scan);
 		if (fetchError !== undefined) item.fetchError = fetchError;

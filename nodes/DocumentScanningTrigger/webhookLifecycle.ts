@@ -47,15 +47,19 @@ function sameEvents(a: string[], b: string[]): boolean {
 	return a.length === b.length && a.every((event, index) => event === b[index]);
 }
 
-/** URLs compared without query, fragment and a trailing slash (a server may add or drop it). */
+/**
+ * URLs compared as URLs (host in any case, a default port written or not: the carrier's URL is
+ * built with `new URL`, a service may normalise too), without query, fragment and trailing slash.
+ */
 function sameUrl(a: unknown, b: unknown): boolean {
-	const base = (url: unknown) =>
-		typeof url === 'string'
-			? url
-					.trim()
-					.replace(/[?#].*$/, '')
-					.replace(/\/+$/, '')
-			: undefined;
+	const base = (url: unknown) => {
+		try {
+			const parsed = new URL(String(url).trim());
+			return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+		} catch {
+			return undefined;
+		}
+	};
 	return base(a) !== undefined && base(a) === base(b);
 }
 

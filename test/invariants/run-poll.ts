@@ -58,6 +58,12 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		const unfinished = open.length;
 		// How deep the oldest unfinished scan lies (scans newer than it): the poll may read down to it.
 		const depth = open.length === 0 ? 0 : scans.length - open[0].id + 1;
+		// n8n polls at most once a minute: a minute passes before each poll, for the back-off of a
+		// scan whose read failed (state.ts `stuck`, first pause 1 min) as in n8n.
+		if (!activation) {
+			const stuck = (harness.nodeStaticData.stuck ?? {}) as Record<string, { nextAt: number }>;
+			for (const entry of Object.values(stuck)) entry.nextAt -= 60_000;
+		}
 		schedule(sandbox, faults, []);
 		const logStart = control.requests().length;
 		const wire = observeWire();

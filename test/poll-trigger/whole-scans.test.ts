@@ -78,7 +78,7 @@ describe('bounded reads by ID (brief listed records)', () => {
 		expect(await trigger.poll()).toBeNull();
 	});
 
-	it('a read by ID that fails leaves the scan for the next poll (not emitted brief, not lost)', async () => {
+	it('a read by ID that fails leaves the scan for a later poll, after its back-off (not emitted brief, not lost)', async () => {
 		const trigger = await makePoll(sandbox);
 		await trigger.activate();
 		const [id] = seed(sandbox, 1);
@@ -88,6 +88,9 @@ describe('bounded reads by ID (brief listed records)', () => {
 			kind: 'status500',
 		});
 		expect(await trigger.poll()).toBeNull();
+		const stuck = trigger.nodeStaticData.stuck as Record<string, { nextAt: number }>;
+		expect(stuck[String(id)]).toMatchObject({ failures: 1 });
+		stuck[String(id)].nextAt = 0; // the back-off is over
 		const items = await trigger.poll();
 		expect(emittedIds(items)).toEqual([id]);
 		expect(items![0].json.data).toHaveProperty('extracted_data');

@@ -57,6 +57,7 @@ export function toolProperties(): INodeProperties[] {
 			displayName: 'Allow Changes to the Account',
 			name: 'allowChanges',
 			type: 'boolean',
+			noDataExpression: true,
 			default: false,
 			description:
 				'Whether the AI model may use this tool. Off, every call is refused before any request, so a model cannot create or delete webhooks by mistake or be talked into it.',

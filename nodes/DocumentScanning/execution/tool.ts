@@ -31,7 +31,8 @@ function refuseAsTool(ctx: IExecuteFunctions, resource: string, operation: strin
 			'Nothing was uploaded and no credit was used. To scan a document from a chat, the workflow uploads the attached file before the agent (README, "AI agents and MCP").',
 		);
 	const change = resource === 'webhook' && ['create', 'delete'].includes(operation);
-	if (change && ctx.getNodeParameter('allowChanges', 0, false) !== true)
+	// The saved value, never an expression: a model must not fill its own guard ($fromAI).
+	if (change && ctx.getNode().parameters.allowChanges !== true)
 		throw refusal(
 			ctx,
 			`Webhook → ${operation === 'create' ? 'Create' : 'Delete'} changes the account and is turned off for AI models`,

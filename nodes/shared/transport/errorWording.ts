@@ -239,7 +239,9 @@ export function redirectError(
 	redirect: { status: number; location: string },
 	request: ApiRequest,
 ): NodeApiError {
-	const message = `The service answered with a redirect (HTTP ${redirect.status}) to ${redirect.location}${forItem(request.itemIndex)}`;
+	// As for a network error, an AI model (the tool form) is not told where the service points.
+	const to = ctx.getNode().type.endsWith('Tool') ? '' : ` to ${redirect.location}`;
+	const message = `The service answered with a redirect (HTTP ${redirect.status})${to}${forItem(request.itemIndex)}`;
 	const taken = redirect.status === 303 && request.method !== 'GET';
 	const error = new NodeApiError(
 		ctx.getNode(),

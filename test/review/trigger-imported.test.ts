@@ -1,0 +1,71 @@
+/**
+ * Review of issue 33 §1 from outside: the trigger finds its webhooks at the service by its URL,
+ * "or the stored ID (a URL changed since)". Static data travels with a workflow exported and
+ * imported with n8n's CLI (`n8n export:workflow` / `import:workflow` keep `staticData`), e.g. from
+ * a staging n8n to a production n8n that use the same scanning account. The imported copy then
+ * holds the ID of the other instance's live webhook, whose URL is not its own: its activation
+ * deletes that webhook (and deactivating it would too), and the other instance's trigger receives
+ * nothing more, without a word. (Deleting by stored ID whatever the URL predates this round;
+ * `registration()` now applies it at every activation and deactivation.)
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { ALL_EVENTS } from '../support/fixtures';
+import { listWebhooks, makeHarness } from '../trigger/helpers';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ allowInsecureWebhookUrls: true, processingDelayMs: 20 });
+});
+afterAll(async () => await sandbox.close());
+beforeEach(() => sandbox.control.reset());
+
+const STAGING = 'https://staging.n8n.example.com/webhook';
+const PRODUCTION = 'https://n8n.example.com/webhook';
+
+async function activateCopy(): Promise<{ staging: IDataObject; copy: IDataObject }> {
+	const staging: IDataObject = {};
+	await (await makeHarness(sandbox, STAGING, { events: ALL_EVENTS }, staging)).activate();
+	const copy = JSON.parse(JSON.stringify(staging)) as IDataObject; // exported with the workflow
+	await (await makeHarness(sandbox, PRODUCTION, { events: ALL_EVENTS }, copy)).activate();
+	return { staging, copy };
+}
+
+const urlsAtService = async () =>
+	(await listWebhooks(sandbox, true)).map((hook) => String(hook.url).replace(/\?.*$/, ''));
+
+// Not fixed: the reference states the policy ("Static data lost or set back (workflow imported or
+// copied, database restored)": the stored one is deleted), and static data alone cannot tell an
+// imported copy from the same n8n whose WEBHOOK_URL changed (last test). Proposed: delete a webhook
+// found only by its stored ID when its URL is this node's, else leave it and name it in n8n's log
+// (a changed WEBHOOK_URL then leaves the old pair, which the service deactivates after 10 failed
+// deliveries, or the user deletes).
+test.failing(
+	'activating the imported copy leaves the other instance’s webhook and carrier alone',
+	async () => {
+		await activateCopy();
+		const urls = await urlsAtService();
+		expect(urls.filter((url) => url.startsWith(STAGING))).toHaveLength(2);
+		expect(urls.filter((url) => url.startsWith(PRODUCTION))).toHaveLength(2);
+	},
+);
+
+test.failing('deactivating the imported copy deletes only its own webhooks', async () => {
+	const { copy } = await activateCopy();
+	const production = await makeHarness(sandbox, PRODUCTION, { events: ALL_EVENTS }, copy);
+	expect(await production.hook('delete', { activation: 'update' })).toBe(true);
+	expect((await urlsAtService()).every((url) => url.startsWith(STAGING))).toBe(true);
+	expect(await urlsAtService()).toHaveLength(2);
+});
+
+test('a WEBHOOK_URL changed since activation: the old webhook is still found by its stored ID and replaced', async () => {
+	const stored: IDataObject = {};
+	await (await makeHarness(sandbox, STAGING, { events: ALL_EVENTS }, stored)).activate();
+	// Same n8n, new address: static data is its own, so the old pair is its to delete.
+	await (await makeHarness(sandbox, PRODUCTION, { events: ALL_EVENTS }, stored)).activate();
+	const urls = await urlsAtService();
+	expect(urls.filter((url) => url.startsWith(PRODUCTION))).toHaveLength(2);
+	expect(urls.filter((url) => url.startsWith(STAGING)).length).toBeLessThanOrEqual(1);
+});
