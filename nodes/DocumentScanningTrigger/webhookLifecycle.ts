@@ -107,8 +107,10 @@ export async function deleteRemote(ctx: IHookFunctions, id: string | number): Pr
 }
 
 /**
- * This node's webhooks at the service: its URL (without query: the key carrier's too) or the
- * stored ID (a URL changed since); `main`, when exactly one of them delivers to this URL.
+ * This node's webhooks at the service: those of its URL (without query: the key carrier's too);
+ * `main`, when exactly one of them delivers to it. The stored ID of a webhook with another URL is
+ * left alone and logged: static data cannot tell a WEBHOOK_URL changed since from a workflow
+ * imported from another n8n, whose live webhook that is.
  */
 async function registration(
 	ctx: IHookFunctions,
@@ -116,9 +118,12 @@ async function registration(
 	const stored = ctx.getWorkflowStaticData('node') as StoredWebhook;
 	const url = webhookUrlOf(ctx);
 	const webhooks = await apiRequestList.call(ctx, { method: 'GET', path: '/webhooks' });
-	const ours = webhooks.filter(
-		(webhook) => sameUrl(webhook.url, url) || String(webhook.id) === String(stored.webhookId),
-	);
+	const ours = webhooks.filter((webhook) => sameUrl(webhook.url, url));
+	const away = webhooks.find((hook) => String(hook.id) === String(stored.webhookId));
+	if (away && !ours.includes(away))
+		ctx.logger.warn(
+			`Document Scanning Trigger: webhook ${String(away.id)}, stored by this node, delivers to another address and is left alone; delete it (and its "(signing key)" webhook) with Webhook → Delete once no n8n uses it`,
+		);
 	const mains = ours.filter((webhook) => sameUrl(webhook.url, url) && !sealIn(webhook.url));
 	return { ours, main: mains.length === 1 ? mains[0] : undefined };
 }
@@ -210,6 +215,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 			if (fields.includes('url') || (fields.length === 0 && /url/i.test(text))) {
 				throw refusedUrlError(this, url, failure);
 			}
+			failure.description = `${failure.description ?? ''}\nEach Document Scanning Trigger holds two of the account's webhooks: its own and its signing key ("… (signing key)").`;
 		}
 		// Already a NodeApiError worded by the transport (no secret in it).
 		throw failure;

@@ -201,7 +201,7 @@ describe('checkExists', () => {
 		expect(await reordered.hook('checkExists')).toBe(true);
 	});
 
-	it('URL changed (e.g. WEBHOOK_URL set later): false and the webhook for the old URL is deleted', async () => {
+	it("URL changed (e.g. WEBHOOK_URL set later, or a workflow imported from another n8n): false; the old URL's webhook is left alone and named in n8n's log", async () => {
 		const staticData: IDataObject = {};
 		await (await harness(undefined, staticData)).activate();
 		const firstId = nodeStatic(current!).webhookId as number;
@@ -211,8 +211,16 @@ describe('checkExists', () => {
 			{ events: ALL_EVENTS },
 			staticData,
 		);
+		const warn = jest.fn();
+		const logger = jest
+			.spyOn(HookContext.prototype, 'logger', 'get')
+			.mockReturnValue({ warn, info: jest.fn(), debug: jest.fn(), error: jest.fn() } as never);
 		expect(await current.hook('checkExists')).toBe(false);
-		expect(deletesOf(firstId)).toBe(1);
+		logger.mockRestore();
+		expect(deletesOf(firstId)).toBe(0);
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringContaining(`webhook ${firstId}, stored by this node`),
+		);
 	});
 
 	it('secret missing from static data: false, the webhook is replaced', async () => {
