@@ -93,7 +93,7 @@ test('a bare listing, with a limit', async () => {
 });
 
 test('pages are read side by side: at most `concurrency` (default 8) at a time', async () => {
-	const all = records(PAGE * 12);
+	const all = records(PAGE * 20);
 	const first = context(enveloped(all));
 	await readPages.call(first.ctx, '/scans', {});
 	expect(first.maxInFlight()).toBe(PAGE_CONCURRENCY);
