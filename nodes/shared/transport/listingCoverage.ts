@@ -35,8 +35,8 @@ function spans(reads: Read[], proven: Set<Read>, end: Read | undefined, pageSize
 
 /**
  * The page below the lowest gap above `need` (records below it are not needed), or undefined
- * when the reads cover every ID down to `need`. The bottom is open (the chain's last page, `last`)
- * when no read covers downwards: the listing ended on an empty page.
+ * when the reads cover every ID down to `need`. The bottom is open (the last page read is the
+ * check) when no read covers downwards: the listing ended on an empty page.
  */
 export function gapBelow(
 	reads: Read[],
@@ -61,7 +61,7 @@ export function gapBelow(
 const version = (record: IDataObject) => `${String(record.status)} ${String(record.updated_at)}`;
 
 /** The records above `check`'s highest ID read before it was sent: ID → version. */
-function readBefore(reads: Read[], check: Read): Map<number, string> {
+export function readBefore(reads: Read[], check: Read): Map<number, string> {
 	const top = Math.max(-Infinity, ...idsOf(check));
 	const before = new Map<number, string>();
 	for (const read of reads)

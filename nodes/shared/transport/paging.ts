@@ -7,14 +7,7 @@ import { unwrapList } from './envelopes';
 import { forItem } from './errorWording';
 import { endContradicted, pageIgnored, restless } from './listingErrors';
 import type { ListingPage, ListingReadOptions } from './listingReader';
-import {
-	isEndPage,
-	pageCountOf as countOf,
-	pageSizeOf,
-	readListing,
-	recordId,
-	saysLastPage,
-} from './listingReader';
+import { isEndPage, pageSizeOf, readListing, recordId } from './listingReader';
 import { apiRequestFull } from './request';
 import type { ApiContext } from './types';
 
@@ -22,11 +15,6 @@ export { restless } from './listingErrors';
 
 /** Page size of GET /scans (spec: 25 entries per page). */
 export const PAGE_SIZE = 25;
-
-/** True when `meta` / `links` say the page just read is the last one (the rule lives in listingReader.ts). */
-export function isLastPage(page: ListPage, pageNumber: number): boolean {
-	return saysLastPage(page, pageNumber, PAGE_SIZE);
-}
 
 /**
  * The one last-page rule for a page read on its own (uploads, the poller, the poll trigger):
@@ -85,11 +73,6 @@ export interface PagingOptions {
 	tooManyPages?: (maxPages: number) => Error;
 	/** How records may change while the listing is read (listingReader.ts); default 'grows'. */
 	changes?: 'grows' | 'any';
-}
-
-/** The page count `meta` gives (`last_page`, `total_pages`, `pages`, or `total` / `per_page`). */
-export function pageCountOf(page: ListPage): number | undefined {
-	return countOf(page, PAGE_SIZE);
 }
 
 /**
