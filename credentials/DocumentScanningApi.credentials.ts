@@ -84,13 +84,16 @@ export class DocumentScanningApi implements ICredentialType {
 	// GET /account. A Base URL that breaks a rule of the node's transport (not http(s), or with
 	// user:password@, a query or a fragment) is turned into an address that cannot resolve and
 	// names the problem: the rules and the expression come from nodes/shared/transport/baseUrl.ts.
-	// A 401, 403 or 404 shows the nodes' own words for it (`rules`), not the HTTP status text.
+	// A 401, 403 or 404 shows the nodes' own words for it (`rules`), not the HTTP status text. No
+	// redirect is followed (it would send the key wherever one points): a redirect fails the test,
+	// in these words on n8n 2.x (1.x says "Request failed with status code 302").
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: baseUrlTestExpression(),
 			url: '/account',
 			method: 'GET',
 			headers: { Accept: 'application/json' },
+			disableFollowRedirect: true,
 		},
 		rules: credentialTestRules(),
 	};

@@ -130,7 +130,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			finish();
 			return;
 		}
-		if (fault?.kind === 'latency') await core.requestTimers.sleep(fault.latencyMs);
+		// A latency fault answers normally after its wait; a status fault with a wait answers its status then.
+		if (fault && fault.latencyMs > 0) await core.requestTimers.sleep(fault.latencyMs);
 		if (fault?.kind === 'hold') await core.holds.hold((ms) => core.requestTimers.sleep(ms));
 		// Network latency of a real service (option latencyMs), before the request is handled.
 		if (core.options.latencyMs > 0) await core.requestTimers.sleep(core.options.latencyMs);

@@ -11,7 +11,7 @@ import * as scan from './actions/scan';
 import * as template from './actions/template';
 import * as webhook from './actions/webhook';
 import { router } from './actions/router';
-import { toolDescriptionProperties } from './actions/tool.descriptions';
+import { toolProperties } from './actions/tool.descriptions';
 import { BUILDER_HINT } from './builderHint';
 import { listSearch } from './methods';
 
@@ -34,7 +34,7 @@ export class DocumentScanning implements INodeType {
 		credentials: [{ name: 'documentScanningApi', required: true }],
 		properties: [
 			// Only in the AI tool form: what the model reads about the chosen operation.
-			...toolDescriptionProperties(),
+			...toolProperties(),
 			{
 				displayName: 'Resource',
 				name: 'resource',

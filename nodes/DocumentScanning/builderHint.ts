@@ -7,7 +7,7 @@ import type { INodeTypeDescription } from 'n8n-workflow';
  * `message`, so both carry the same text. n8n 1.x ignores the field.
  */
 const SEARCH_HINT =
-	'Reads documents (invoices, delivery notes, receipts) with the Document Scanning service: Scan → Upload sends a PDF/JPG/PNG from a binary field with a template and, with Wait for Completion, outputs the extracted fields or one item per table row (Options → Output). Scan → Get / Get Many read scans, Account → Get the credit balance. Every upload uses one scan credit. As an AI Agent tool, fill IDs with $fromAI() (type number), prefer Options → Output "Extracted Fields", and give agents the reading operations; an agent cannot pass a file to this tool.';
+	'Reads documents (invoices, delivery notes, receipts) with the Document Scanning service: Scan → Upload sends a PDF/JPG/PNG from a binary field with a template and, with Wait for Completion, outputs the extracted fields or one item per table row (Options → Output). Scan → Get / Get Many read scans, Account → Get the credit balance. Every upload uses one scan credit. As an AI Agent or MCP tool, fill IDs and filters with $fromAI() (IDs type number); answers are compact; give agents the reading operations: Upload is refused as a tool (a tool call carries no file, so upload chat attachments before the agent), Webhook Create/Delete only with "Allow Changes to the Account".';
 
 export const BUILDER_HINT = {
 	message: SEARCH_HINT,

@@ -92,7 +92,8 @@ export const READINGS: readonly Reading[] = [
 	{
 		name: 'webhookUrlQuery',
 		values: ['kept', 'dropped'],
-		plays: 'a webhook url stored and listed as given, or without its query (the webhook record is not shown)',
+		plays:
+			'a webhook url stored and listed as given, or without its query (the webhook record is not shown)',
 		setBy: 'option `webhookUrlQuery`',
 	},
 	{

@@ -16,6 +16,7 @@ import { binaryItem } from '../support/fixtures';
 import { loadPackage } from '../support/package';
 import { startReceiver } from '../support/receiver';
 import { runNode } from '../support/run-node';
+import { callTool } from '../support/tool-call';
 import { TriggerHarness } from '../support/trigger-harness';
 
 const dir = path.resolve(__dirname, '../../examples');
@@ -62,6 +63,7 @@ function unknownParameters(
 
 /** Values outside an options list, and unknown keys (or values) inside a collection. */
 function invalidValue(property: INodeProperties, value: unknown, label: string): string[] {
+	if (typeof value === 'string' && value.startsWith('=') && !property.noDataExpression) return []; // an expression
 	const known = (v: unknown) => property.options?.some((o) => 'value' in o && o.value === v);
 	if (property.type === 'options') return known(value) ? [] : [`${label}=${String(value)}`];
 	if (property.type === 'multiOptions') {
@@ -215,30 +217,34 @@ describe('the examples run against the sandbox', () => {
 		expect(typeof output[0].json.remaining_scans).toBe('number');
 	});
 
-	test('ask-about-your-scans: each tool answers the arguments a model sends, reading only', async () => {
-		const [scanId] = sandbox.control.seedScans({ count: 3 });
+	test('ask-about-your-scans: each tool answers the arguments a model sends, compact, reading only', async () => {
+		const [scanId] = sandbox.control.seedScans({ count: 3, template_id: 3 });
 		sandbox.control.clearRequests();
 		const tools = examples.find((e) => e.file === 'ask-about-your-scans.json')!.workflow.nodes.filter(ours);
-		expect(tools.map((node) => node.type)).toEqual(tools.map(() => 'n8n-nodes-document-scanning.documentScanningTool'));
+		expect(tools.map((node) => [node.type, node.typeVersion])).toEqual(
+			tools.map(() => ['n8n-nodes-document-scanning.documentScanningTool', 1.1]),
+		);
 		const args: Record<string, IDataObject> = {
 			'Account balance': {},
-			'List scans': { limit: 2 },
+			'List scans': { limit: 2, status: 'completed', templateId: '3' },
 			'Read scan': { scanId },
 			'List templates': {},
 		};
 		for (const node of tools) {
-			const { output, error } = await runNode({
+			const result = await callTool({
+				path: 'mcp',
 				parameters: node.parameters,
-				items: [{ json: args[node.name] }],
+				args: args[node.name],
 				env: env(),
-				nodeType: node.type,
+				typeVersion: node.typeVersion,
 				nodeName: node.name,
 			});
-			expect(error).toBeUndefined();
-			expect(output.length).toBeGreaterThan(0);
-			for (const item of output) expect(item.json.error).toBeUndefined();
-			if (node.name === 'List scans') expect(output).toHaveLength(2);
-			if (node.name === 'Read scan') expect(output[0].json).toEqual(expect.objectContaining({ scan_id: scanId }));
+			expect(result.isError).toBe(false);
+			const answer = result.json as IDataObject[];
+			expect(answer.length).toBeGreaterThan(0);
+			expect(Object.keys(result.offered!.schema.properties as IDataObject).sort()).toEqual(Object.keys(args[node.name]).sort());
+			if (node.name === 'List scans') expect(answer.map((scan) => [scan.status, scan.template_id])).toEqual([['completed', 3], ['completed', 3]]);
+			if (node.name === 'Read scan') expect(answer[0]).toEqual(expect.objectContaining({ scan_id: scanId, original_filename: expect.any(String) }));
 		}
 		expect(sandbox.control.requests().every((r) => r.method === 'GET')).toBe(true);
 	});

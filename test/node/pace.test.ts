@@ -63,13 +63,9 @@ test('uploads grow from 5 at a time toward Concurrency while the service answers
 	expect(most(all)).toBeLessThanOrEqual(CAP);
 });
 
-test.each([
-	['a 500', { kind: 'status500' as const }],
-	[
-		'a 429 with Retry-After',
-		{ kind: 'status' as const, status: 429, headers: { 'Retry-After': '0' } },
-	],
-])(
+// A 429 is no strain the pace waits out for the upload: it stops the batch's uploads
+// (test/node/upload-429.test.ts).
+test.each([['a 500', { kind: 'status500' as const }]])(
 	'%s in the middle of a batch halves the uploads at the service; every document is charged once',
 	async (_what, fault) => {
 		sb.get().control.addFault({ method: 'POST', path: '^/scans$', after: 30, ...fault });
@@ -138,4 +134,23 @@ test('another operation takes one place per item: Scan → Get starts 5 at a tim
 	expect(most(reads, 0, 6)).toBeLessThanOrEqual(5);
 	expect(most(reads)).toBeGreaterThan(5);
 	expect(most(reads)).toBeLessThanOrEqual(CAP);
+});
+
+test.each([
+	[
+		1,
+		'keeps the 5 it had when it was saved',
+		(most: number) => expect(most).toBeLessThanOrEqual(5),
+	],
+	[1.1, 'grows past 5 (Concurrency 64)', (most: number) => expect(most).toBeGreaterThan(5)],
+])('Concurrency not set: node version %s %s', async (typeVersion, _what, expectMost) => {
+	const result = await run(
+		sb.env(),
+		uploadParams(),
+		documents(`v${typeVersion}`),
+		false,
+		typeVersion,
+	);
+	expect(result.error).toBeUndefined();
+	expectMost(most(uploads()));
 });

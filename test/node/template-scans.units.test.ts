@@ -116,3 +116,64 @@ describe('TemplateScans.find', () => {
 		expect(Math.max(...api.sent.map((r) => Number(r.qs.page)))).toBe(30);
 	});
 });
+
+describe('TemplateScans.readSince (the scans made since a lost upload was sent)', () => {
+	const since = fc.record({
+		older: fc.integer({ min: 0, max: 40 }),
+		recent: fc.integer({ min: 1, max: 70 }),
+		/** Where the lost upload's scan is among the recent ones, newest first. */
+		at: fc.nat(),
+		envelope: fc.constantFrom<'data' | 'bare'>('data', 'bare'),
+		pageEnd: fc.constantFrom<NonNullable<FakeOptions['pageEnd']>>(
+			'empty',
+			404,
+			422,
+			'repeatLast',
+			'ignorePage',
+		),
+		/** Scans of the template added at the top before each listing request after the first. */
+		added: fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 6 }),
+	});
+
+	test('a scan made since is always found, or the reader says it cannot know; a repeated page is never the end', async () => {
+		await fc.assert(
+			fc.asyncProperty(since, async (s) => {
+				let requests = 0;
+				const api = fakeApi({
+					envelope: s.envelope,
+					pageEnd: s.pageEnd,
+					beforeList: () => {
+						const more = requests > 0 ? (s.added[requests - 1] ?? 0) : 0;
+						requests++;
+						for (let i = 0; i < more; i++)
+							api.addScan({ filename: `added-${requests}-${i}.pdf`, template_id: TEMPLATE });
+					},
+				});
+				const hourAgo = api.iso(Date.now() - 60 * 60 * 1000);
+				for (let i = 0; i < s.older; i++)
+					api.addScan({ filename: `old-${i}.pdf`, template_id: TEMPLATE, created_at: hourAgo });
+				const at = s.at % s.recent;
+				let wanted = 0;
+				for (let i = s.recent - 1; i >= 0; i--) {
+					const scan = api.addScan({ filename: `recent-${i}.pdf`, template_id: TEMPLATE });
+					if (i === at) wanted = scan.id;
+				}
+				const index = new TemplateScans(TEMPLATE);
+				let found: Array<{ id?: unknown }> | undefined;
+				let error: Error | undefined;
+				try {
+					found = await index.readSince(api.ctx, Date.now() - 60_000, request);
+				} catch (caught) {
+					error = caught as Error;
+				}
+				if (found) expect(found.map((scan) => scan.id)).toContain(wanted);
+				else expect(error?.message).toMatch(/kept moving|with page 1 again/);
+				// Only a server that ignores `page` with a full page of recent scans, or scans that
+				// keep pushing (nearly) whole pages down, leave it unknown.
+				const blind = s.pageEnd === 'ignorePage' && s.recent >= 25;
+				if (!blind && s.added.every((n) => n < 20)) expect(error).toBeUndefined();
+			}),
+			runs(20261127, 300),
+		);
+	});
+});

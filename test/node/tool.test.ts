@@ -1,30 +1,29 @@
 /**
- * The action node as an AI tool (issue 27): what n8n's tool form gives the model (description per
- * operation, the `$fromAI` parameters), and what a call answers, run through n8n-core's engine as
- * the tool form against the sandbox. The e2e checks the same in real n8n with a scripted model.
+ * The action node as an AI tool (issues 27 and 34): what n8n's tool form gives the model, and how
+ * a failed call reaches every client (#34 §5). Calls go the two ways n8n makes them, through
+ * n8n-core's engine against the sandbox (test/support/tool-call.ts): `mcp` (n8n's MCP Server
+ * Trigger, which turns a thrown error into `isError`) and `agent` (the AI Agent's engine request,
+ * which hands the model the tool's items). The e2e checks the same in real n8n.
  */
-import {
-	NodeHelpers,
-	traverseNodeParameters,
-	type FromAIArgument,
-	type IDataObject,
-	type INode,
-	type INodeType,
-} from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeType } from 'n8n-workflow';
 
 import { TOOL_DESCRIPTIONS } from '../../nodes/DocumentScanning/actions/tool.descriptions';
-import { toolText } from '../../nodes/DocumentScanning/execution/tool';
+import { toolText } from '../../nodes/DocumentScanning/execution/items';
 import { ACTION_NODE_TYPE, ACTION_TOOL_TYPE, loadPackage } from '../support/package';
 import { runNode } from '../support/run-node';
+import { callTool, type ToolPath } from '../support/tool-call';
 import { jsonOf, useSandbox } from './helpers';
 
 const sb = useSandbox();
+const PATHS: ToolPath[] = ['mcp', 'agent'];
+const SCAN_ID = "={{ $fromAI('scanId', 'The numeric ID of the scan', 'number') }}";
+const get = { resource: 'scan', operation: 'get', scanId: SCAN_ID };
 
 async function forms(): Promise<{ base: INodeType; tool: INodeType }> {
 	const { nodeTypes } = await loadPackage();
 	return {
-		base: nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1) as INodeType,
-		tool: nodeTypes.getByNameAndVersion(ACTION_TOOL_TYPE, 1) as INodeType,
+		base: nodeTypes.getByNameAndVersion(ACTION_NODE_TYPE, 1.1) as INodeType,
+		tool: nodeTypes.getByNameAndVersion(ACTION_TOOL_TYPE, 1.1) as INodeType,
 	};
 }
 
@@ -46,11 +45,10 @@ function nodeOf(type: INodeType, parameters: INode['parameters']): INode {
 		id: 'tool',
 		name: 'Document Scanning',
 		type: type.description.name,
-		typeVersion: 1,
+		typeVersion: 1.1,
 		position: [0, 0],
 		parameters,
 	};
-	// As n8n's Workflow does: the parameters with their defaults, seen by the tool form.
 	node.parameters = NodeHelpers.getNodeParameters(
 		type.description.properties,
 		parameters,
@@ -62,50 +60,54 @@ function nodeOf(type: INodeType, parameters: INode['parameters']): INode {
 	return node;
 }
 
+const pairs = Object.entries(TOOL_DESCRIPTIONS).flatMap(([r, os]) =>
+	Object.keys(os).map((o) => [r, o]),
+);
+
 describe('what the model reads about each operation', () => {
 	test('every operation has a description for the model, and none without an operation', async () => {
 		const { base } = await forms();
 		const ops = operations(base).map(([r, o]) => `${r}.${o}`);
-		const described = Object.entries(TOOL_DESCRIPTIONS).flatMap(([r, os]) =>
-			Object.keys(os).map((o) => `${r}.${o}`),
-		);
-		expect(described.sort()).toEqual(ops.sort());
+		expect(pairs.map(([r, o]) => `${r}.${o}`).sort()).toEqual(ops.sort());
 	});
 
-	test.each(
-		Object.entries(TOOL_DESCRIPTIONS).flatMap(([r, os]) => Object.keys(os).map((o) => [r, o])),
-	)(
-		'%s → %s: the tool form gives the model its description (n8n-workflow getToolDescriptionForNode)',
+	test.each(pairs)(
+		'%s → %s: the tool n8n-core builds carries it, within what tools allow',
 		async (resource, operation) => {
-			const { tool } = await forms();
-			const node = nodeOf(tool, { resource, operation });
-			const text = NodeHelpers.getToolDescriptionForNode(node, tool);
-			expect(text).toBe(TOOL_DESCRIPTIONS[resource as 'scan'][operation]);
-			// What it does, what it returns, when to use it: sentences, within what tools allow.
+			const result = await callTool({
+				path: 'mcp',
+				parameters: { resource, operation },
+				args: {},
+				env: sb.env(),
+			});
+			const text = TOOL_DESCRIPTIONS[resource as 'scan'][operation];
+			expect(result.offered?.description).toBe(text);
 			expect(text.length).toBeGreaterThan(120);
 			expect(text.length).toBeLessThan(1024);
-			expect(text).toMatch(/Use it |only use it/i);
+			expect(text).toMatch(/Use it |only use it|Do not use it/i);
 		},
 	);
 
 	test('the texts say what costs a scan credit and what changes the account', () => {
-		expect(TOOL_DESCRIPTIONS.scan.upload).toMatch(/uses one scan credit/);
 		for (const text of [
 			TOOL_DESCRIPTIONS.scan.get,
 			TOOL_DESCRIPTIONS.scan.getAll,
 			TOOL_DESCRIPTIONS.template.getAll,
 			TOOL_DESCRIPTIONS.account.get,
+			TOOL_DESCRIPTIONS.webhook.getAll,
+			TOOL_DESCRIPTIONS.webhook.getLogs,
 		])
 			expect(text).toMatch(/Uses no scan credit\.$/);
+		expect(TOOL_DESCRIPTIONS.scan.upload).toMatch(/every call is refused/);
 		expect(TOOL_DESCRIPTIONS.webhook.create).toMatch(/Changes the account/);
 		expect(TOOL_DESCRIPTIONS.webhook.delete).toMatch(/Changes the account/);
 	});
 
-	test('the plain node has no tool description parameter; a description the user wrote wins', async () => {
+	test('the plain node has no tool parameters; a description the user wrote wins', async () => {
 		const { base, tool } = await forms();
-		expect(nodeOf(base, { resource: 'scan', operation: 'get' }).parameters).not.toHaveProperty(
-			'toolDescription',
-		);
+		const plain = nodeOf(base, { resource: 'webhook', operation: 'create' }).parameters;
+		expect(plain).not.toHaveProperty('toolDescription');
+		expect(plain).not.toHaveProperty('allowChanges');
 		const node = nodeOf(tool, { resource: 'scan', operation: 'get', toolDescription: 'Mine.' });
 		expect(NodeHelpers.getToolDescriptionForNode(node, tool)).toBe('Mine.');
 	});
@@ -114,95 +116,127 @@ describe('what the model reads about each operation', () => {
 		const { base } = await forms();
 		for (const [, , action] of operations(base)) {
 			expect(action).toBeDefined();
-			// "<action> in Document Scanning" is the default node name, and the tool name the model sees.
 			expect(`${action} in Document Scanning`.length).toBeLessThanOrEqual(64);
 		}
 	});
-});
 
-describe('parameters a model fills with $fromAI', () => {
-	const fromAi = (parameters: INode['parameters']) => {
-		const args: FromAIArgument[] = [];
-		traverseNodeParameters(parameters, args);
-		return args;
-	};
-
-	test('the documented scan ID is a required number without a default', () => {
-		const [arg] = fromAi({
-			scanId: "={{ $fromAI('scanId', 'The numeric ID of the scan, e.g. 1234', 'number') }}",
-		});
-		expect(arg).toEqual(expect.objectContaining({ key: 'scanId', type: 'number' }));
-		expect(arg.defaultValue).toBeUndefined();
-	});
-});
-
-describe('a call of the tool form', () => {
-	const call = (parameters: INode['parameters'], args: IDataObject) =>
-		runNode({
-			parameters,
-			items: [{ json: args }],
-			env: sb.env(),
-			nodeType: ACTION_TOOL_TYPE,
-			nodeName: 'Read scan',
-		});
-
-	const get = {
-		resource: 'scan',
-		operation: 'get',
-		scanId: "={{ $fromAI('scanId', 'The numeric ID of the scan', 'number') }}",
-		options: { output: 'fields' },
-	};
-
-	test('reads the scan the model named, with the model’s argument', async () => {
-		const [id] = sb.get().control.seedScans({ count: 1 });
-		const result = await call(get, { scanId: id });
-		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ scan_id: id, status: 'completed' })]);
-	});
-
-	test('an unknown scan is the answer, not an exception: our wording and hint, no item reference', async () => {
-		const result = await call(get, { scanId: 424242 });
-		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([
-			{
-				error: 'Not found: Scan 424242 not found.',
-				description: expect.stringContaining('Check the ID'),
-				httpCode: '404',
-			},
-		]);
-	});
-
-	test('a bad argument fails before any request, naming the field, without "Item 0:"', async () => {
-		const result = await call(get, { scanId: 'twelve' });
-		expect(result.error).toBeUndefined();
-		const [item] = jsonOf(result);
-		expect(item.error).toBe('the field "Scan ID" must be a positive whole number, got "twelve"');
-		expect(sb.get().control.requests()).toHaveLength(0);
-	});
-
-	test('402 and 429 are answered with the service’s meaning and what to do', async () => {
-		sb.get().control.addFault({ path: '^/account$', kind: 'status', status: 402, times: 3 });
-		const balance = await call({ resource: 'account', operation: 'get' }, {});
-		expect(jsonOf(balance)).toEqual([
-			expect.objectContaining({ error: 'Not enough scan credit', httpCode: '402' }),
-		]);
-		sb.get().control.clearFaults();
-		sb.get().control.addFault({ path: '^/account$', kind: 'status', status: 429, times: 3 });
-		const limited = await call({ resource: 'account', operation: 'get' }, {});
-		expect(jsonOf(limited)).toEqual([
+	test('a $fromAI ID is a required number without a default in the schema the model gets', async () => {
+		const result = await callTool({ path: 'mcp', parameters: get, args: {}, env: sb.env() });
+		expect(result.offered?.schema).toEqual(
 			expect.objectContaining({
-				error: expect.stringMatching(/^Rate limit reached/),
-				httpCode: '429',
+				type: 'object',
+				properties: { scanId: { type: 'number', description: 'The numeric ID of the scan' } },
+				required: ['scanId'],
 			}),
-		]);
+		);
+	});
+});
+
+describe('§5 a failed call is a failure to every client, with the same actionable text', () => {
+	const NOT_FOUND = 'Not found: Scan 424242 not found.';
+	const CHECK_ID = expect.stringMatching(/^Check the ID\./);
+
+	test.each(PATHS)('%s: the call the model made reads the scan', async (path) => {
+		const [id] = sb.get().control.seedScans({ count: 1 });
+		const result = await callTool({ path, parameters: get, args: { scanId: id }, env: sb.env() });
+		expect(result.isError).toBe(false);
+		expect(result.executionError).toBeUndefined();
+		expect(result.json).toEqual([expect.objectContaining({ scan_id: id, status: 'completed' })]);
 	});
 
-	test('the plain node still fails the execution, naming the item', async () => {
-		const result = await runNode({
+	test('mcp: an unknown scan is isError, with our wording and what to do', async () => {
+		const result = await callTool({
+			path: 'mcp',
+			parameters: get,
+			args: { scanId: 424242 },
+			env: sb.env(),
+		});
+		expect(result.isError).toBe(true);
+		expect(result.text).toMatch(
+			/^Error: Not found: Scan 424242 not found\.\n\nDetails: Check the ID\./,
+		);
+		expect(result.executionError).toBeUndefined();
+	});
+
+	test('agent: the same failure is the answer the model reads; the execution goes on', async () => {
+		const result = await callTool({
+			path: 'agent',
+			parameters: get,
+			args: { scanId: 424242 },
+			env: sb.env(),
+		});
+		expect(result.json).toEqual([{ error: NOT_FOUND, description: CHECK_ID, httpCode: '404' }]);
+		expect(result.executionError).toBeUndefined();
+	});
+
+	test.each(PATHS)(
+		'%s: a bad argument fails before any request, naming the field, without "Item 0:"',
+		async (path) => {
+			const result = await callTool({
+				path,
+				parameters: get,
+				args: { scanId: -5 },
+				env: sb.env(),
+			});
+			const wording = 'the field "Scan ID" must be a positive whole number, got "-5"';
+			if (path === 'mcp') expect(result.text).toMatch(new RegExp(`^Error: ${wording}`));
+			else expect(result.json).toEqual([expect.objectContaining({ error: wording })]);
+			expect(result.isError).toBe(path === 'mcp');
+			expect(sb.get().control.requests()).toHaveLength(0);
+		},
+	);
+
+	test.each(PATHS)('%s: 402 and 429 carry the service’s meaning and what to do', async (path) => {
+		const account = { resource: 'account', operation: 'get' };
+		for (const [status, wording] of [
+			[402, /Not enough scan credit/],
+			[429, /Rate limit reached/],
+		] as const) {
+			sb.get().control.clearFaults();
+			sb.get().control.addFault({ path: '^/account$', kind: 'status', status, times: 5 });
+			const result = await callTool({ path, parameters: account, args: {}, env: sb.env() });
+			expect(result.isError).toBe(path === 'mcp');
+			expect(result.text).toMatch(wording);
+			expect(result.text).toMatch(/Details|description/);
+		}
+	});
+
+	test.each(PATHS)(
+		'%s: a network failure does not tell the model where the service is',
+		async (path) => {
+			const env = sb.env({ baseUrl: 'http://127.0.0.1:9/api/v1' });
+			const result = await callTool({
+				path,
+				parameters: { resource: 'account', operation: 'get' },
+				args: {},
+				env,
+			});
+			expect(result.text).toMatch(/Could not reach the Document Scanning API/);
+			expect(result.text).not.toMatch(/127\.0\.0\.1|http:\/\/|:9\b/);
+			expect(result.isError).toBe(path === 'mcp');
+		},
+	);
+
+	test('the plain node still fails the execution naming the item, and names the host', async () => {
+		const missing = await runNode({
 			parameters: { resource: 'scan', operation: 'get', scanId: '424242' },
 			env: sb.env(),
 		});
-		expect(result.error?.message).toBe('Not found: Scan 424242 not found. (item 0)');
+		expect(missing.error?.message).toBe('Not found: Scan 424242 not found. (item 0)');
+		const offline = await runNode({
+			parameters: { resource: 'account', operation: 'get' },
+			env: sb.env({ baseUrl: 'http://127.0.0.1:9/api/v1' }),
+		});
+		expect(offline.error?.message).toMatch(/at http:\/\/127\.0\.0\.1:9/);
+	});
+
+	test('Continue On Fail of a plain node still gives error items', async () => {
+		const result = await runNode({
+			parameters: { resource: 'scan', operation: 'get', scanId: '424242' },
+			env: sb.env(),
+			continueOnFail: true,
+		});
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ error: `${NOT_FOUND} (item 0)` })]);
 	});
 });
 

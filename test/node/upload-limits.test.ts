@@ -42,7 +42,8 @@ describe('section 5: the hourly setting and the times the node promises', () => 
 	test.each([0, -1, 2.5, 'many'])(
 		'%p is refused before any request, naming the item and the option',
 		async (value) => {
-			const result = await run(sb.env(), withLimit(`={{ ${JSON.stringify(value)} }}`), pdfs(2));
+			const limit = withLimit(`={{ ${JSON.stringify(value)} }}`);
+			const result = await run(sb.env(), limit, pdfs(2), false, LATEST);
 			expect(result.error?.message).toBe(
 				`Item 0: the option "Hourly Upload Limit" must be a whole number from 1 to 200, got "${String(value)}"`,
 			);
@@ -165,15 +166,28 @@ describe.each(['afterLimits', 'beforeLimits'] as const)(
 			expect(posts()).toHaveLength(0);
 		});
 
-		test('one document re-run within a full hour: whatever the service answers first, its scan is output', async () => {
+		test('one document re-run within a full hour: its scan after a 409; after a 429 "not uploaded", saying what is not known, with no listing read', async () => {
 			sb.get().control.setOptions({ rateLimitPerHour: 3 });
 			const files = pdfs(3, `one ${duplicateCheck}`);
 			const first = await run(sb.env(), uploadParams(), files, false, LATEST);
 			expect(first.error).toBeUndefined();
-			const rerun = await run(sb.env(), returnExisting(), [files[1]], false, LATEST);
-			expect(rerun.error).toBeUndefined();
-			expect(jsonOf(rerun)[0].id).toBe(jsonOf(first)[1].id);
-			expect(posts().at(-1)?.status).toBe(duplicateCheck === 'afterLimits' ? 429 : 409);
+			sb.get().control.clearRequests();
+			const rerun = await run(sb.env(), returnExisting(), [files[1]], true, LATEST);
+			const [item] = jsonOf(rerun);
+			if (duplicateCheck === 'beforeLimits') expect(item.id).toBe(jsonOf(first)[1].id);
+			else {
+				expect(item).toMatchObject({ notUploaded: true, httpCode: '429', reason: 'hourlyLimit' });
+				expect(item.description).toMatch(
+					/Whether the service has this file from an earlier upload is not known: none of the scans this execution read holds it/,
+				);
+			}
+			// The template's listing is read only after the 409; after the 429, only the hour's count
+			// (for "retryAfter") is.
+			const templateReads = sb
+				.get()
+				.control.requests()
+				.filter((r) => r.path === '/scans' && r.query.template_id !== undefined);
+			expect(templateReads.length > 0).toBe(duplicateCheck === 'beforeLimits');
 		});
 	},
 );

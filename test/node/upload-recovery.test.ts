@@ -93,7 +93,7 @@ describe('a lost answer is followed by sending the file again, not by guessing',
 		const result = await run(sb.env(), uploadParams(), [pdf(ours, 'lost.pdf')], true);
 		const [item] = jsonOf(result);
 		expect(item.error).toBe(
-			'Item 0: the upload of "lost.pdf" may or may not have been accepted: This file was already uploaded with this template (item 0)',
+			'Item 0: the upload of "lost.pdf" may or may not have been accepted: a re-send was answered HTTP 409 (This file was already uploaded with this template)',
 		);
 		expect(item.description).toContain(
 			'Scans of template 1 named "lost.pdf" made since the upload was sent: 1.',

@@ -113,9 +113,11 @@ describe('section 3: no paid scan left unnamed, whatever stops the execution', (
 				expect(result.error?.message).toMatch(/^Item 1: the upload of "doc-1.pdf" may or may not/);
 				expect(created.map((c) => c.itemIndex)).toEqual([0]);
 			} else {
-				// doc-1's scan is proven; doc-2's upload met the 429 and stopped the batch.
+				// doc-1's scan is proven; its re-send's 429 closed the uploads, so doc-2 was not sent.
 				expect(created.map((c) => c.itemIndex)).toEqual([0, 1]);
-				expect(result.error?.message).toMatch(/^Item 2: the service refused the upload \(HTTP 429/);
+				expect(result.error?.message).toMatch(
+					/^Item 2: not uploaded: the service refused an upload of this execution \(HTTP 429/,
+				);
 			}
 			if (typeVersion === 1) {
 				// doc-1's scan cannot be proven: its own error names the scan that may be it.

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
 	nextStep,
 	parseScript,
+	schemaRefusal,
 	startScriptedModel,
 	toolMessages,
 	toolsOffered,
@@ -14,6 +15,8 @@ const tool = (name) => ({
 	type: 'function',
 	function: { name, description: `${name} tool`, parameters: { type: 'object', properties: {} } },
 });
+/** Tools as the model reads them from a request (toolsOffered). */
+const offered = (...names) => names.map((name) => tool(name).function);
 
 test('parseScript: call lines form the first turn, then-call lines the next ones', () => {
 	assert.deepEqual(
@@ -33,7 +36,7 @@ test('parseScript: call lines form the first turn, then-call lines the next ones
 
 test('nextStep: calls turn by turn, whether n8n returns a turn as one message or one per call', () => {
 	const user = { role: 'user', content: 'call A {}\ncall B {}\nthen call C {}' };
-	assert.deepEqual(nextStep([user], ['A', 'B', 'C']), {
+	assert.deepEqual(nextStep([user], offered('A', 'B', 'C')), {
 		calls: [
 			{ name: 'A', args: {} },
 			{ name: 'B', args: {} },
@@ -48,19 +51,62 @@ test('nextStep: calls turn by turn, whether n8n returns a turn as one message or
 		{ role: 'assistant', content: '', tool_calls: [call('2', 'B')] },
 		{ role: 'tool', tool_call_id: '2', content: '"b"' },
 	];
-	assert.deepEqual(nextStep(split, ['A', 'B', 'C']), { calls: [{ name: 'C', args: {} }] });
+	assert.deepEqual(nextStep(split, offered('A', 'B', 'C')), { calls: [{ name: 'C', args: {} }] });
 	const done = [
 		...split,
 		{ role: 'assistant', content: '', tool_calls: [call('3', 'C')] },
 		{ role: 'tool', tool_call_id: '3', content: '[{"error":"x"}]' },
 	];
-	assert.deepEqual(nextStep(done, ['A', 'B', 'C']), {
+	assert.deepEqual(nextStep(done, offered('A', 'B', 'C')), {
 		text: 'Scripted answer.\nA: "a"\nB: "b"\nC: [{"error":"x"}]',
 	});
-	assert.match(nextStep([user], ['A']).text, /Not offered: B\. Offered tools: A\./);
+	assert.match(nextStep([user], offered('A')).text, /Not offered: B\. Offered tools: A\./);
 	assert.equal(
 		nextStep([{ role: 'user', content: 'hi' }], []).text,
 		'Scripted answer. No call in the message.',
+	);
+});
+
+test('nextStep: the model finds a tool by what its description says', () => {
+	const tools = [
+		{ name: 'Read_scan', description: 'Reads one scan by its ID. Uses no scan credit.' },
+		{ name: 'Balance', description: 'Reads the scan credit balance. Uses no scan credit.' },
+	];
+	const ask = (content) => nextStep([{ role: 'user', content }], tools);
+	assert.deepEqual(ask('call "one scan by its id" {}'), {
+		calls: [{ name: 'Read_scan', args: {} }],
+	});
+	assert.match(
+		ask('call "webhook" {}').text,
+		/No tool's description mentions "webhook"\. Offered tools: Read_scan, Balance\./,
+	);
+	assert.match(
+		ask('call "no scan credit" {}').text,
+		/Several tools' descriptions mention "no scan credit": Read_scan, Balance/,
+	);
+});
+
+test('nextStep: the model calls a tool only with arguments its schema accepts', () => {
+	const readScan = {
+		name: 'Read_scan',
+		description: 'Reads one scan',
+		parameters: {
+			type: 'object',
+			properties: { scanId: { type: 'number' } },
+			required: ['scanId'],
+			additionalProperties: false,
+		},
+	};
+	const ask = (content) => nextStep([{ role: 'user', content }], [readScan]);
+	assert.deepEqual(ask('call Read_scan {"scanId": 7}'), {
+		calls: [{ name: 'Read_scan', args: { scanId: 7 } }],
+	});
+	assert.match(ask('call Read_scan {"scanId": "7"}').text, /scanId must be number, not string/);
+	assert.match(ask('call Read_scan {}').text, /scanId is missing/);
+	assert.match(ask('call Read_scan {"scanId": 7, "id": 1}').text, /id is not a parameter/);
+	assert.equal(
+		schemaRefusal({ name: 'T', parameters: { properties: { n: { type: 'integer' } } } }, { n: 3 }),
+		undefined,
 	);
 });
 

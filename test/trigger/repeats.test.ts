@@ -220,7 +220,7 @@ describe('a delivery sent twice starts one execution', () => {
 		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'validation_failed' as never });
 		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
 		await result(1);
-		sandbox.control.reprocessScan(scanId, "completed");
+		sandbox.control.reprocessScan(scanId, 'completed');
 		await result(2);
 		await sandbox.control.repeatDelivery({ restamp: true });
 		await receiver.waitFor(3);

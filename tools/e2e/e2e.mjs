@@ -1,4 +1,5 @@
-// `npm run e2e [-- --n8n <version>] [--verbose] [--keep]`: proves the nodes work inside a real n8n.
+// `npm run e2e [-- --n8n <version>] [--verbose] [--keep] [--only=checkAgent,…]`: proves the nodes
+// work inside a real n8n.
 //
 // The n8n line: --n8n <version> or N8N_LOCAL_VERSION, default 1.123.81 (tools/n8n/lines.mjs);
 // `.ci/run` runs it on every line of TESTED_N8N_VERSIONS.
@@ -48,6 +49,8 @@ import {
 import { writeSampleInvoices } from '../n8n/sample-invoices.mjs';
 import { checkExamplesCli, checkExamplesServer } from './checks/examples.mjs';
 import { checkUploadProof } from './checks/upload-proof.mjs';
+import { checkUploadAnswers } from './checks/upload-answers.mjs';
+import { checkCredentialTestRedirect, checkRedirects } from './checks/redirects.mjs';
 import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
 import { checkStatusFilter } from './checks/status-filter.mjs';
@@ -72,11 +75,12 @@ import {
 /** Checks that run while `n8n start` is up, in order; each gets the E2eContext. */
 const SERVER_CHECKS = [
 	checkExamplesServer,
+	checkCredentialTestRedirect, // n8n's credential test follows no redirect (checks/redirects.mjs)
 	checkPollTrigger,
 	checkStatusFilter,
 	checkEditorIfChromium,
 	checkAgent, // AI Agent with the node as tools, scripted model (checks/agent.mjs)
-	checkAgentUploads, // an agent's upload: a sub-workflow tool downloads a URL (checks/agent-upload.mjs)
+	checkAgentUploads, // a file attached in the chat, uploaded before the agent (checks/agent-upload.mjs)
 	checkMcp, // MCP Server Trigger and the MCP SDK client (checks/mcp.mjs)
 	checkNodeSearch, // 2.x: n8n's node search finds the node with its builder hint (checks/node-search.mjs)
 ];
@@ -97,11 +101,6 @@ const started = Date.now();
 const { version, rest: argv } = pickVersion(process.argv.slice(2));
 const line = n8nLine(version);
 const verbose = argv.includes('--verbose');
-// `--server-checks=checkExamplesServer,checkPollTrigger`: only these checks while `n8n start` is up.
-const serverChecks = argv
-	.find((a) => a.startsWith('--server-checks='))
-	?.split('=')[1]
-	.split(',');
 const keep = argv.includes('--keep');
 // `--queue`: queue mode instead (tools/e2e/queue/), on the line --n8n picks; `--queue-parts=checks,repeats,once,mcp,poll,load,faults` picks parts.
 const queue = argv.includes('--queue');
@@ -111,6 +110,12 @@ const queueParts = argv
 	.split(',');
 // `--queue --save`: a run with every check passed records its figures (tools/e2e/queue/save.mjs).
 const save = queue && argv.includes('--save');
+// `--only=checkExamplesCli,checkAgent,…`: only these checks (by function name), before and after
+// `n8n start`; the webhook trigger's server check needs checkExamplesCli, which activates its example.
+const only = argv
+	.find((a) => a.startsWith('--only='))
+	?.split('=')[1]
+	.split(',');
 const results = createResults();
 const check = results.check;
 /** @type {Awaited<ReturnType<typeof startSandbox>> | undefined} */
@@ -293,9 +298,12 @@ async function main() {
 	);
 
 	// ---- the examples that start by hand, with `n8n execute` (checks/examples.mjs) -------
-	await checkExamplesCli(ctx);
+	if (!only || only.includes('checkExamplesCli')) await checkExamplesCli(ctx);
 	// ---- uploads found again as their files' scans; a stop names the scans paid for ----------
-	await checkUploadProof(ctx);
+	if (!only || only.includes('checkUploadProof')) await checkUploadProof(ctx);
+	// ---- the key stays at the service's origin; whole final scans; a 429 stops the batch -----
+	if (!only || only.includes('checkRedirects')) await checkRedirects(ctx);
+	if (!only || only.includes('checkUploadAnswers')) await checkUploadAnswers(ctx);
 
 	// ---- n8n start: types loaded, credential test, then SERVER_CHECKS -------------------------
 	t = Date.now();
@@ -384,9 +392,7 @@ async function main() {
 		JSON.stringify(wrongKeyData),
 	);
 
-	for (const serverCheck of SERVER_CHECKS.filter(
-		(check) => !serverChecks || serverChecks.includes(check.name),
-	)) {
+	for (const serverCheck of SERVER_CHECKS.filter((c) => !only || only.includes(c.name))) {
 		const begun = Date.now();
 		try {
 			await serverCheck(ctx);

@@ -7,13 +7,18 @@
 //
 // The script (lines of the last user message; anything else in the message is ignored):
 //   call <tool name> <JSON arguments>        a tool call, made in the model's first turn
-//   then call <tool name> <JSON arguments>   a tool call of the next turn (after the results came back)
-// Calls of one turn are sent together (parallel tool calls). Once the results of the last turn are
-// in, the model answers in plain text with every tool result it got since the user's message:
+//   call "<phrase>" <JSON arguments>         a call of the one tool whose description mentions
+//                                            the phrase (case-insensitive): the model reads them
+//   then call …                              a tool call of the next turn (after the results came back)
+// Calls of one turn are sent together (parallel tool calls). Like a careful model, it calls a tool
+// only with arguments its schema accepts (required ones present, no others when the schema says so,
+// JSON types as declared). Once the results of the last turn are in, the model answers in plain
+// text with every tool result it got since the user's message:
 //   Scripted answer.
 //   <tool name>: <the tool message's content, as received>
-// A message without a `call` line is answered "Scripted answer. No call in the message.", and a
-// call of a tool that was not offered makes the answer name it and the tools that were offered.
+// A message without a `call` line is answered "Scripted answer. No call in the message."; a call
+// it cannot make (a tool not offered, a phrase no description or several mention, arguments the
+// schema refuses) makes the answer say why, name the tools offered, and call nothing.
 //
 // Both ways the node may ask: `stream: true` gets server-sent chat.completion.chunk events (with a
 // usage chunk when `stream_options.include_usage` is set), otherwise one chat.completion object.
@@ -46,7 +51,7 @@ export function parseScript(text) {
 	/** @type {ToolCall[][]} */
 	const turns = [];
 	for (const raw of String(text).split('\n')) {
-		const m = /^\s*(then\s+)?call\s+(\S+)\s*(.*)$/i.exec(raw);
+		const m = /^\s*(then\s+)?call\s+("[^"]*"|\S+)\s*(.*)$/i.exec(raw);
 		if (!m) continue;
 		const [, then, name, json] = m;
 		const args = json.trim() === '' ? {} : JSON.parse(json);
@@ -67,9 +72,61 @@ export function contentText(content) {
 }
 
 /**
+ * Why a call cannot go to a tool with these arguments (its JSON schema's `required`, `properties`
+ * types and `additionalProperties: false`), or undefined when it can.
+ * @param {{ name: string, parameters?: any }} tool
+ * @param {Record<string, unknown>} args
+ */
+export function schemaRefusal(tool, args) {
+	const schema = tool.parameters ?? {};
+	const properties = schema.properties ?? {};
+	const jsonType = (v) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
+	const problems = [
+		...(schema.required ?? []).filter((key) => !(key in args)).map((key) => `${key} is missing`),
+		...Object.keys(args)
+			.filter((key) => !(key in properties) && schema.additionalProperties === false)
+			.map((key) => `${key} is not a parameter`),
+		...Object.entries(args)
+			.filter(([key]) => key in properties && properties[key].type !== undefined)
+			.filter(([key, value]) => {
+				const want = [properties[key].type].flat();
+				const got = jsonType(value);
+				return !want.includes(got) && !(want.includes('integer') && Number.isInteger(value));
+			})
+			.map(
+				([key, value]) =>
+					`${key} must be ${[properties[key].type].flat().join(' or ')}, not ${jsonType(value)}`,
+			),
+	];
+	return problems.length
+		? `Arguments of ${tool.name} do not match its schema: ${problems.join('; ')}`
+		: undefined;
+}
+
+/**
+ * The tool a call names: by name, or by a phrase its description mentions ("…"); a string says
+ * why there is none.
+ * @param {string} name
+ * @param {Array<{ name: string, description?: string }>} tools
+ */
+function toolFor(name, tools) {
+	if (!name.startsWith('"')) return tools.find((t) => t.name === name) ?? `Not offered: ${name}`;
+	const phrase = name.slice(1, -1).toLowerCase();
+	const found = tools.filter((t) =>
+		String(t.description ?? '')
+			.toLowerCase()
+			.includes(phrase),
+	);
+	if (found.length === 1) return found[0];
+	return found.length === 0
+		? `No tool's description mentions "${phrase}"`
+		: `Several tools' descriptions mention "${phrase}": ${found.map((t) => t.name).join(', ')}`;
+}
+
+/**
  * What the model does next for a conversation: the next turn's tool calls, or the final answer.
  * @param {any[]} messages the request's `messages`
- * @param {string[]} offered names of the tools offered in the request
+ * @param {Array<{ name: string, description?: string, parameters?: any }>} offered the tools offered
  * @returns {{ calls: ToolCall[] } | { text: string }}
  */
 export function nextStep(messages, offered) {
@@ -89,12 +146,17 @@ export function nextStep(messages, offered) {
 	}
 	if (turns.length === 0) return { text: 'Scripted answer. No call in the message.' };
 	if (turnsDone < turns.length) {
-		const calls = turns[turnsDone];
-		const unknown = calls.filter((c) => !offered.includes(c.name)).map((c) => c.name);
-		if (unknown.length === 0) return { calls };
-		return {
-			text: `Scripted answer. Not offered: ${unknown.join(', ')}. Offered tools: ${offered.join(', ') || 'none'}.`,
-		};
+		const calls = [];
+		const refusals = [];
+		for (const call of turns[turnsDone]) {
+			const tool = toolFor(call.name, offered);
+			const refusal = typeof tool === 'string' ? tool : schemaRefusal(tool, call.args);
+			if (refusal || typeof tool === 'string') refusals.push(refusal);
+			else calls.push({ name: tool.name, args: call.args });
+		}
+		if (refusals.length === 0) return { calls };
+		const names = offered.map((t) => t.name).join(', ') || 'none';
+		return { text: `Scripted answer. ${refusals.join('. ')}. Offered tools: ${names}.` };
 	}
 	// Each tool message after the user's, named by the call it answers.
 	const names = new Map();
@@ -151,8 +213,10 @@ export async function startScriptedModel({ port = 0 } = {}) {
 			stream,
 			body,
 		});
-		const offered = (body.tools ?? []).map((t) => t?.function?.name).filter(Boolean);
-		const step = nextStep(body.messages ?? [], offered);
+		const step = nextStep(
+			body.messages ?? [],
+			toolsOffered({ body }).filter((t) => t.name),
+		);
 		const id = `chatcmpl-scripted-${++counter}`;
 		const model = body.model ?? MODEL_ID;
 		const toolCalls =

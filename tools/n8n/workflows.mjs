@@ -29,13 +29,22 @@ function checkImport(what, r) {
 	}
 }
 
-/** Imports (creates or overwrites) the credential "Document Scanning sandbox" with id 1. */
-export function importCredential({ baseUrl, env = n8nEnv(), apiKey = SANDBOX_KEY }) {
+/**
+ * Imports (creates or overwrites) the credential "Document Scanning sandbox" with id 1, or
+ * `credential` (another id and name) sending the key as `authHeader`.
+ */
+export function importCredential({
+	baseUrl,
+	env = n8nEnv(),
+	apiKey = SANDBOX_KEY,
+	credential = CREDENTIAL,
+	authHeader = 'authorization',
+}) {
 	const dir = path.join(env.N8N_USER_FOLDER, 'import');
 	mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, 'credentials.json');
-	const data = { baseUrl, apiKey, authHeader: 'authorization' };
-	writeFileSync(file, JSON.stringify([{ ...CREDENTIAL, data }], null, 2) + '\n', { mode: 0o600 });
+	const data = { baseUrl, apiKey, authHeader };
+	writeFileSync(file, JSON.stringify([{ ...credential, data }], null, 2) + '\n', { mode: 0o600 });
 	const r = n8nSync(['import:credentials', `--input=${file}`], { env });
 	checkImport('import:credentials', r);
 	rmSync(file, { force: true }); // it holds the key in clear text

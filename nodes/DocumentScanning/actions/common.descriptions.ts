@@ -18,7 +18,7 @@ export const concurrencyOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'The most requests this node has at the service at the same time. It starts with 5 and grows toward this number while the service answers quickly; a 429, a server error, a lost connection or a slow answer halves it (as TCP does). Waiting for scans does not hold these places: all scans of one execution are waited for together. The output keeps the order of the input items.',
+		'The most requests this node has at the service at the same time (node version 1: 5 when the option is not set). It starts with 5 and grows toward this number while the service answers quickly; a 429, a server error, a lost connection or a slow answer halves it (as TCP does). Waiting for scans does not hold these places: all scans of one execution are waited for together. The output keeps the order of the input items.',
 };
 
 /** The "Options" collection of an operation: Concurrency first, then the operation's own. */

@@ -8,9 +8,8 @@ import * as webhook from './webhook';
 import type { DocumentScanningType } from './node.type';
 import type { PhasedOperation } from '../execution/phases';
 import { runPhases } from '../execution/phases';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
-import { errorItem } from '../execution/items';
-import { runsAsTool } from '../execution/tool';
+import { defaultConcurrency, MAX_CONCURRENCY } from '../execution/scope';
+import { runsAsTool, toolCall } from '../execution/tool';
 
 // Each operation keeps its own state for an execution (the uploads keep theirs).
 type Operation = PhasedOperation<unknown>;
@@ -46,17 +45,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		);
 	}
 
+	const byDefault = defaultConcurrency(this.getNode().typeVersion);
 	const concurrency = Math.min(
 		MAX_CONCURRENCY,
-		Number(this.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY)) ||
-			DEFAULT_CONCURRENCY,
+		Number(this.getNodeParameter('options.concurrency', 0, byDefault)) || byDefault,
 	);
 	const run = async () => await runPhases.call(this, items.length, handler, concurrency);
-	if (!runsAsTool(this.getNode())) return [await run()];
-	// As an AI tool even an error that stops the whole batch is the call's answer (execution/tool.ts).
-	try {
-		return [await run()];
-	} catch (error) {
-		return [items.map((_, itemIndex) => errorItem(error, itemIndex, true))];
-	}
+	const asTool = runsAsTool(this.getNode());
+	return [asTool ? await toolCall(this, resource, operation, run) : await run()];
 }

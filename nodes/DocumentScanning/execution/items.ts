@@ -1,8 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { toolText } from './tool';
-
 /** Output items of the action node: records paired to their input item, and error items. */
 
 /**
@@ -18,9 +16,14 @@ function hasItemFields(error: unknown): error is ItemFields {
 	return typeof (error as Partial<ItemFields> | null)?.itemFields === 'function';
 }
 
+/** An error text for a model, which made one call: without "Item 0: " or " (item 0)". */
+export function toolText(text: string): string {
+	return text.replace(/^Item \d+: /, '').replace(/ \(item \d+\)(?=[.;:]?$|;)/g, '');
+}
+
 /**
  * The output item of a failed input item under "Continue On Fail": `{ error, … }`. As an AI
- * tool's answer (`asTool`) the texts leave out the item references (execution/tool.ts).
+ * tool's answer (`asTool`) its texts are `toolText`s.
  */
 export function errorItem(error: unknown, itemIndex: number, asTool = false): INodeExecutionData {
 	const text = (value: string) => (asTool ? toolText(value) : value);

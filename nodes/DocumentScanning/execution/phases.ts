@@ -7,7 +7,7 @@ import { Pace } from '../../shared/pace';
 import { itemAnswer } from './itemPace';
 import { asItemError, errorItem } from './items';
 import { isDeferred } from './scope';
-import { goesOnAfterFailure, runsAsTool } from './tool';
+import { goesOnAfterFailure } from './tool';
 
 /**
  * One operation of the action node, run for every input item in phases (see `runPhases`).
@@ -65,8 +65,8 @@ export interface PhasedOperation<State = undefined> {
  * `{ error }` item and the others go on; without it the first failure fails the node: in
  * phase 1 before anything was sent, in phase 2 after the requests in flight ended (they may
  * have used credit) with the lowest failing item, in phase 3 at once. A failure after the
- * first request goes through the operation's `onStop`. As an AI tool the node always goes on as
- * with Continue On Fail: the error item is the tool's answer (./tool.ts).
+ * first request goes through the operation's `onStop`. As an AI tool a failure fails the call
+ * (./tool.ts).
  */
 export async function runPhases<State>(
 	this: IExecuteFunctions,
@@ -74,7 +74,6 @@ export async function runPhases<State>(
 	operation: PhasedOperation<State>,
 	concurrency: number,
 ): Promise<INodeExecutionData[]> {
-	const asTool = runsAsTool(this.getNode());
 	const continueOnFail = goesOnAfterFailure(this);
 	const pace = new Pace(concurrency);
 	const scope: ExecutionScope<State> = {
@@ -85,7 +84,7 @@ export async function runPhases<State>(
 	const results = new Array<INodeExecutionData[]>(itemCount);
 	const fail = (error: unknown, itemIndex: number) => {
 		if (!continueOnFail) throw asItemError(this, error, itemIndex);
-		results[itemIndex] = [errorItem(error, itemIndex, asTool)];
+		results[itemIndex] = [errorItem(error, itemIndex)];
 	};
 
 	try {

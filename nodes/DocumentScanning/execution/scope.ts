@@ -35,3 +35,8 @@ export function isDeferred(value: INodeExecutionData[] | Deferred): value is Def
  */
 export const DEFAULT_CONCURRENCY = 64;
 export const MAX_CONCURRENCY = 64;
+
+/** The default a saved workflow gets (it stores none): node version 1 keeps its 5. */
+export function defaultConcurrency(typeVersion: number): number {
+	return typeVersion >= 1.1 ? DEFAULT_CONCURRENCY : 5;
+}

@@ -11,7 +11,6 @@ import {
 	KINDS,
 	kindOfContent,
 	kindOfExtension,
-	kindOfMimeType,
 	uploadNameOf,
 } from './fileKind';
 import type { ByteSource } from './multipartBody';
@@ -49,8 +48,9 @@ function base64Size(data: string): number {
 
 /**
  * Checks the file of an input item locally, before any request: present, non-empty, at most
- * 20 MB, and a PDF, JPG/JPEG or PNG by its content (magic bytes), with no name or MIME type that
- * names another known type. The size comes from the binary metadata (n8n's filesystem / S3 /
+ * 20 MB, and a PDF, JPG/JPEG or PNG by its content (magic bytes), with no name that names
+ * another known type. The declared MIME type is not looked at: the service ignores it, and
+ * browsers send their own (`image/x-citrix-jpeg`), so the content decides. The size comes from the binary metadata (n8n's filesystem / S3 /
  * database modes) or the base64 length (in-memory mode), so an oversized file is refused unread.
  *
  * Reads the bytes once at most: with `hash`, all of them chunk by chunk for the SHA-256 (the
@@ -110,9 +110,6 @@ export async function checkUploadFile(
 	const extension = fileName ? extensionOf(fileName) : (binary.fileExtension ?? '').toLowerCase();
 	const byName = extension ? kindOfExtension(extension) : undefined;
 	if (byName === 'other') throw notAccepted(`file name extension ".${extension}"`);
-	const mimeType = binary.mimeType ?? '';
-	const byType = kindOfMimeType(mimeType);
-	if (byType === 'other') throw notAccepted(`MIME type "${mimeType}"`);
 
 	const tooLarge = (size: number) =>
 		fail(
@@ -159,17 +156,11 @@ export async function checkUploadFile(
 			`The file name extension and the content must agree. Rename the file to end in .${KINDS[kind].extensions[0]}.`,
 		);
 	}
-	if (byType !== undefined && byType !== kind) {
-		throw fail(
-			`${subject} has the MIME type "${mimeType}" but its content is ${KINDS[kind].label}`,
-			'The MIME type and the content must agree. Check the node that produced the file.',
-		);
-	}
 
 	return {
 		fileName: uploadNameOf(fileName, property, kind),
 		size: content.size,
-		mimeType: KINDS[kind].mimeTypes[0],
+		mimeType: KINDS[kind].mimeType,
 		sha256: content.digest?.sha256,
 		open: content.open,
 	};

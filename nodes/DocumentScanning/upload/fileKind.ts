@@ -1,26 +1,21 @@
 /**
- * What a file is, by its content, its file name and its MIME type. The content decides: a file
- * is refused only when its content is not a PDF, JPEG or PNG, or when its name or its type names
- * another known type. A name or type that names nothing known ("Lieferschein 12.03.2024",
- * `application/force-download`) says nothing, and the content alone decides.
+ * What a file is, by its content and its file name. The content decides: a file is refused only
+ * when its content is not a PDF, JPEG or PNG, or when its name's extension names another known
+ * type (the service checks the extension). A name that names nothing known ("Lieferschein
+ * 12.03.2024") says nothing. The declared MIME type is never looked at.
  */
 
 export type FileKind = 'pdf' | 'jpeg' | 'png';
 
-export const KINDS: Record<FileKind, { label: string; extensions: string[]; mimeTypes: string[] }> =
-	{
-		pdf: { label: 'PDF', extensions: ['pdf'], mimeTypes: ['application/pdf', 'application/x-pdf'] },
-		jpeg: {
-			label: 'JPEG',
-			extensions: ['jpg', 'jpeg'],
-			mimeTypes: ['image/jpeg', 'image/jpg', 'image/pjpeg'],
-		},
-		png: { label: 'PNG', extensions: ['png'], mimeTypes: ['image/png', 'image/x-png'] },
-	};
+export const KINDS: Record<FileKind, { label: string; extensions: string[]; mimeType: string }> = {
+	pdf: { label: 'PDF', extensions: ['pdf'], mimeType: 'application/pdf' },
+	jpeg: { label: 'JPEG', extensions: ['jpg', 'jpeg'], mimeType: 'image/jpeg' },
+	png: { label: 'PNG', extensions: ['png'], mimeType: 'image/png' },
+};
 
 export const ACCEPTED = 'PDF, JPG, JPEG or PNG';
 
-/** A known type the service does not take: a name or MIME type naming it refuses the file. */
+/** A known type the service does not take: a name naming it refuses the file. */
 export type Named = FileKind | 'other' | undefined;
 
 /** Extensions of documents, archives, images and media the service does not take. */
@@ -32,40 +27,6 @@ const OTHER_EXTENSIONS = new Set(
 		'mp3 wav ogg m4a mp4 mov avi mkv webm exe dll bin iso dmg apk ps eps xps oxps djvu epub'
 	).split(' '),
 );
-
-/** MIME types that say nothing about the content (downloads and mail attachments often carry them). */
-const GENERIC_MIME_TYPES = new Set([
-	'',
-	'application/octet-stream',
-	'binary/octet-stream',
-	'application/binary',
-	'application/force-download',
-	'application/x-download',
-	'application/download',
-	'application/unknown',
-	'application/x-unknown',
-]);
-
-/** MIME types of other formats: every text, audio, video and other image type, and these. */
-const OTHER_MIME_TYPES = new Set([
-	'application/msword',
-	'application/rtf',
-	'application/zip',
-	'application/x-zip-compressed',
-	'application/gzip',
-	'application/x-gzip',
-	'application/x-tar',
-	'application/x-7z-compressed',
-	'application/x-rar-compressed',
-	'application/vnd.rar',
-	'application/json',
-	'application/xml',
-	'application/xhtml+xml',
-	'application/postscript',
-	'application/epub+zip',
-	'application/x-msdownload',
-	'message/rfc822',
-]);
 
 /** The kind a file's content starts with (its magic bytes), or undefined. */
 export function kindOfContent(head: Uint8Array): FileKind | undefined {
@@ -90,20 +51,6 @@ export function kindOfExtension(extension: string): Named {
 	);
 	if (ours) return ours;
 	return OTHER_EXTENSIONS.has(extension) ? 'other' : undefined;
-}
-
-/** What a MIME type names: one of ours, another known type, or nothing (generic or unknown). */
-export function kindOfMimeType(mimeType: string): Named {
-	const bare = mimeType.split(';')[0].trim().toLowerCase();
-	if (GENERIC_MIME_TYPES.has(bare)) return undefined;
-	const ours = (Object.keys(KINDS) as FileKind[]).find((kind) =>
-		KINDS[kind].mimeTypes.includes(bare),
-	);
-	if (ours) return ours;
-	if (OTHER_MIME_TYPES.has(bare) || /^(text|audio|video|image|font|model)\//.test(bare))
-		return 'other';
-	if (/^application\/vnd\./.test(bare)) return 'other';
-	return undefined;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 	AlreadyUploadedError,
 	AmbiguousScanError,
 	idList,
+	NotUploadedError,
 	NotProvenError,
 	OutcomeUnknownError,
 	plural,
@@ -123,13 +124,17 @@ export async function afterConflict(
 ): Promise<FoundScan> {
 	let note = '';
 	if (conflict.lostSince !== undefined) {
-		const since = await madeSince(ctx, index, upload, conflict.lostSince, taken);
-		if (upload.fingerprint === undefined) {
-			if (since.length > 0) throw lostError(ctx, upload, conflict.error, ids(since));
-		} else {
-			if (since.length === 1) return { kind: 'recovered', scan: since[0] };
-			if (since.length > 1) throw ambiguous(ctx, upload, since);
+		// The lost attempt may have made the scan: unless the listing proves it did not, the
+		// outcome is unknown, with the scans that may be it.
+		let since: IDataObject[];
+		try {
+			since = await madeSince(ctx, index, upload, conflict.lostSince, taken);
+		} catch (error) {
+			throw lostError(ctx, upload, conflict.error, undefined, error);
 		}
+		if (upload.fingerprint !== undefined && since.length === 1)
+			return { kind: 'recovered', scan: since[0] };
+		if (since.length > 0) throw lostError(ctx, upload, conflict.error, ids(since));
 		note = `The first attempt's answer was lost, but no scan ${upload.fingerprint === undefined ? 'with this file name' : "with this file's content fingerprint"} was made since it was sent: the service's copy is an earlier upload. `;
 	}
 	if (upload.fingerprint === undefined || upload.onDuplicate === 'error') {
@@ -154,15 +159,15 @@ export async function afterLostAnswers(
 	lost: Extract<SendResult, { kind: 'lost' }>,
 	taken: ReadonlySet<number>,
 ): Promise<FoundScan> {
-	let since: IDataObject[] | undefined;
+	let since: IDataObject[];
 	try {
 		since = await madeSince(ctx, index, upload, lost.sentAt, taken);
-	} catch {
-		since = undefined;
+	} catch (error) {
+		throw lostError(ctx, upload, lost.failure, undefined, error);
 	}
-	if (since !== undefined && upload.fingerprint !== undefined && since.length === 1)
+	if (upload.fingerprint !== undefined && since.length === 1)
 		return { kind: 'recovered', scan: since[0] };
-	throw lostError(ctx, upload, lost.failure, since === undefined ? undefined : ids(since));
+	throw lostError(ctx, upload, lost.failure, ids(since));
 }
 
 /** Neither attempt's outcome is known: what may exist, and what to do before uploading again. */
@@ -171,15 +176,23 @@ function lostError(
 	upload: PreparedUpload,
 	cause: unknown,
 	candidates: number[] | undefined,
+	listingError?: unknown,
 ): OutcomeUnknownError {
-	const text = cause instanceof Error ? cause.message : String(cause);
+	const status = httpStatusOf(cause);
+	const said = cause instanceof Error ? cause.message : String(cause);
+	const text =
+		cause instanceof NotUploadedError
+			? 'its answer was lost, and it was not sent again after the service refused an upload of this execution'
+			: status === undefined
+				? said
+				: `a re-send was answered HTTP ${status} (${said.replace(/ \(item \d+\)$/, '')})`;
 	const what =
 		upload.fingerprint === undefined
 			? `named "${upload.sentName}"`
 			: `carrying its content fingerprint (".ds-${upload.fingerprint}")`;
 	const found =
 		candidates === undefined
-			? `The listing of template ${upload.templateId} could not be read either.`
+			? `The scans of template ${upload.templateId} could not be read either (${listingError instanceof Error ? listingError.message : String(listingError)}).`
 			: candidates.length === 0
 				? `No scan of template ${upload.templateId} ${what} was listed since the upload was sent.`
 				: `Scans of template ${upload.templateId} ${what} made since the upload was sent: ${idList(candidates)}.`;
@@ -187,7 +200,6 @@ function lostError(
 		upload.fingerprint === undefined
 			? `Check with Scan → Get Many (template ${upload.templateId}) or Scan → Get whether one of them is this document before uploading it again, so it is not charged twice.`
 			: 'Run it again with "If Already Uploaded" set to "Return Existing Scan": if a scan was made, it is output without a new credit; if not, the file is uploaded.';
-	const status = httpStatusOf(cause);
 	return new OutcomeUnknownError(
 		ctx.getNode(),
 		`Item ${upload.itemIndex}: the upload of "${upload.file.fileName}" may or may not have been accepted: ${text}`,

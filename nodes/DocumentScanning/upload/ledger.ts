@@ -31,6 +31,9 @@ export interface UncertainUpload {
 export interface LimitStop {
 	status: number;
 	hold: Hold;
+	/** Documents of the batch not uploaded, and when all of them fit (429; undefined: never, or unknown). */
+	left: number;
+	allFitAt?: number;
 }
 
 export class UploadLedger {
@@ -54,9 +57,8 @@ export class UploadLedger {
 		const stopped = error instanceof NodeApiError || error instanceof NodeOperationError;
 		const ownItem = stopped ? (error.context.itemIndex as number | undefined) : undefined;
 		const created = [...this.created].sort((a, b) => a.itemIndex - b.itemIndex);
-		const uncertain = this.uncertain
-			.filter((upload) => upload.itemIndex !== ownItem)
-			.sort((a, b) => a.itemIndex - b.itemIndex);
+		// The stopping item's own uncertain upload included: its scan may exist too.
+		const uncertain = [...this.uncertain].sort((a, b) => a.itemIndex - b.itemIndex);
 		if (!stopped || (created.length === 0 && uncertain.length === 0)) return error;
 
 		let result: NodeApiError | NodeOperationError = error;
@@ -71,7 +73,12 @@ export class UploadLedger {
 				},
 			);
 		}
-		const parts = [result.description ?? '', createdText(created), uncertainText(uncertain)];
+		const parts = [
+			result.description ?? '',
+			limit?.status === 429 ? allFitText(limit) : '',
+			createdText(created),
+			uncertainText(uncertain),
+		];
 		result.description = parts.filter((part) => part !== '').join(' ');
 		Object.assign(result.context, {
 			createdScans: created.map((scan): IDataObject => ({
@@ -97,6 +104,16 @@ function limitWhen(limit: LimitStop): string {
 	if (limit.hold.retryAfter !== undefined)
 		return ` More uploads can succeed from ${iso(limit.hold.retryAfter)} (service time).`;
 	return limit.hold.reason === 'credit' ? ' Top up the account before uploading the rest.' : '';
+}
+
+/** When a re-run of the batch fits whole (a batch that does not is refused before any upload). */
+function allFitText({ left, allFitAt }: LimitStop): string {
+	if (left === 0) return '';
+	const when =
+		allFitAt === undefined
+			? ''
+			: `All ${plural(left, 'document')} not uploaded fit from ${iso(allFitAt)} (service time), if no other upload comes in between. `;
+	return `${when}To go on now, turn on Continue On Fail: the documents that fit are uploaded, the others come back as "not uploaded" items with their "retryAfter".`;
 }
 
 /** The scans an execution got before it stopped, and how to get them without paying again. */

@@ -43,6 +43,12 @@ export function fingerprinted(
 	);
 }
 
+/** The options whose values an expression may set to anything: only their own are taken. */
+const CHOICES: Array<[string, string, string[]]> = [
+	['onDuplicate', 'If Already Uploaded', ['error', 'returnExisting']],
+	['storedFileName', 'File Name at the Service', ['withFingerprint', 'asIs']],
+];
+
 /**
  * Reads one item's upload settings and checks its file, before any item is uploaded. The file
  * is read whole (once, chunk by chunk) only when its SHA-256 is needed before sending: for the
@@ -60,6 +66,16 @@ export async function prepareUpload(
 		'Template',
 	);
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	for (const [name, label, values] of CHOICES) {
+		const value = options[name];
+		if (value === undefined || values.includes(value as string)) continue;
+		const allowed = values.map((v) => `"${v}"`).join(' or ');
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Item ${itemIndex}: the option "${label}" must be ${allowed}, got "${String(value)}"`,
+			{ itemIndex, description: 'Nothing was uploaded and no credit was used.' },
+		);
+	}
 	const onDuplicate: OnDuplicate =
 		options.onDuplicate === 'returnExisting' ? 'returnExisting' : 'error';
 	const storedName = options.storedFileName as StoredName | undefined;

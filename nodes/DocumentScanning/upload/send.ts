@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../shared/transport';
-import type { Pace } from '../../shared/pace';
+import type { RequestPace } from '../../shared/pace';
 import { pauseWithin } from '../../shared/pause';
 import type { UploadFile } from './binary';
 import { multipartBody } from './multipartBody';
@@ -19,8 +19,8 @@ export interface Sending {
 	file: UploadFile;
 	/** The name the service stores: the user's, or with the content fingerprint. */
 	sentName: string;
-	/** The execution's pace: every POST waits for a place at the service (shared/pace.ts). */
-	pace?: Pace;
+	/** The execution's pace, through the limits gate: every POST waits for a place at the service. */
+	pace?: RequestPace;
 }
 
 /** What became of one upload, as far as the answers tell. */
@@ -94,6 +94,8 @@ async function post(this: IExecuteFunctions, sending: Sending): Promise<IDataObj
 		body,
 		itemIndex: sending.itemIndex,
 		retry: false,
+		// A 429 closes the batch's uploads (budget/gate.ts): no upload waits it out on its own.
+		waitOutRateLimit: false,
 		timeout: UPLOAD_TIMEOUT_MS,
 		pace: sending.pace,
 	});

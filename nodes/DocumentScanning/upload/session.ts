@@ -7,7 +7,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Pace } from '../../shared/pace';
+import type { Pace, RequestPace } from '../../shared/pace';
 import { httpStatusOf } from '../../shared/transport';
 import { asNodeError } from '../execution/items';
 import { goesOnAfterFailure } from '../execution/tool';
@@ -24,6 +24,7 @@ import { prepareUpload } from './prepare';
 import { createdAtMs } from './scanPages';
 import { send } from './send';
 import { TemplateIndexes } from './templateScans';
+import { wholeScan } from '../waiting/requests';
 
 /** What an item's upload gave it: always the scan that holds its file. */
 export type UploadOutcome =
@@ -63,6 +64,9 @@ export class UploadSession {
 	private readonly outcomes = new Map<number, Settled<UploadOutcome>>();
 	/** Scans items of this execution got: each holds that item's file, so never another's. */
 	private readonly taken = new Set<number>();
+	/** The batch's items that upload their file, and those whose upload got its scan. */
+	private leads: number[] = [];
+	private readonly scanned = new Set<number>();
 
 	/** Local checks of one item (no request): its settings and its file. */
 	async prepare(ctx: IExecuteFunctions, itemIndex: number): Promise<void> {
@@ -99,6 +103,7 @@ export class UploadSession {
 			leads.push(upload);
 		}
 
+		this.leads = leads.map((upload) => upload.itemIndex);
 		const held = new Map<number, Error>();
 		try {
 			const check = await checkBeforeUploads(
@@ -127,6 +132,8 @@ export class UploadSession {
 			if (scan && upload.onDuplicate === 'error')
 				held.set(itemIndex, alreadyUploadedError(ctx, upload, scan));
 		}
+		// A held item never runs: the repeats waiting for it learn why at once.
+		for (const [itemIndex, error] of held) this.outcomes.get(itemIndex)?.reject(error);
 		return held;
 	}
 
@@ -137,7 +144,11 @@ export class UploadSession {
 	async upload(ctx: IExecuteFunctions, itemIndex: number, pace?: Pace): Promise<UploadOutcome> {
 		const waiting = this.outcomes.get(itemIndex);
 		try {
-			const outcome = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
+			const found = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
+			// One rule for every way a scan was found: a final one is output whole.
+			const scan = await wholeScan.call(ctx, found.scan, itemIndex, pace);
+			const outcome = { ...found, scan };
+			this.scanned.add(itemIndex);
 			waiting?.resolve(outcome);
 			return outcome;
 		} catch (error) {
@@ -154,7 +165,14 @@ export class UploadSession {
 		try {
 			outcome = await this.outcomes.get(lead)!.promise;
 		} catch (error) {
-			throw sameFileFailed(ctx.getNode(), upload.itemIndex, lead, error);
+			// The lead refused its file as already uploaded ("Error"): this item's own setting
+			// gets it the scan that holds the file, as after its own 409.
+			if (!(error instanceof AlreadyUploadedError) || upload.onDuplicate !== 'returnExisting')
+				throw sameFileFailed(ctx.getNode(), upload.itemIndex, lead, error);
+			const index = this.indexes.of(upload.templateId);
+			const conflict = { kind: 'conflict' as const, error, at: Date.now() };
+			const found = await afterConflict(ctx, index, upload, conflict, this.taken);
+			return { ...found, scan: await wholeScan.call(ctx, found.scan, itemIndex) };
 		}
 		if (upload.onDuplicate === 'returnExisting')
 			return { kind: 'sameFile', scan: outcome.scan, asItem: lead };
@@ -172,21 +190,25 @@ export class UploadSession {
 	/** The error that stops the node after the first upload: it names what the execution paid for. */
 	async stopError(ctx: IExecuteFunctions, error: unknown): Promise<unknown> {
 		const status = this.gate.closedStatus;
-		const limit =
-			status === undefined ? undefined : { status, hold: await this.gate.refused(ctx, status) };
-		return this.ledger.stopError(ctx.getNode(), error, limit);
+		if (status === undefined) return this.ledger.stopError(ctx.getNode(), error, undefined);
+		// The documents a re-run still has to upload, and when all of them fit.
+		const left = this.leads.filter((item) => !this.scanned.has(item) && !this.known.has(item));
+		const allFitAt = status === 429 ? await this.gate.allFitAt(ctx, left.length) : undefined;
+		const limit = { status, hold: await this.gate.refused(ctx, status), left: left.length };
+		return this.ledger.stopError(ctx.getNode(), error, { ...limit, allFitAt });
 	}
 
 	private async uploadOnce(
 		ctx: IExecuteFunctions,
-		upload: PreparedUpload & { pace?: Pace },
+		upload: PreparedUpload & { pace?: RequestPace },
 	): Promise<UploadOutcome> {
 		const known = this.known.get(upload.itemIndex);
 		if (known) return { kind: 'existing', scan: known };
 		await this.gate.enter(ctx, upload.itemIndex);
 		let charged: boolean | undefined;
 		try {
-			const outcome = await this.send(ctx, upload);
+			const pace = upload.pace && this.gate.paced(ctx, upload.itemIndex, upload.pace);
+			const outcome = await this.send(ctx, { ...upload, pace });
 			this.taken.add(Number(outcome.scan.id));
 			charged = outcome.kind === 'created' || outcome.kind === 'recovered';
 			if (charged) {
@@ -207,7 +229,7 @@ export class UploadSession {
 
 	private async send(
 		ctx: IExecuteFunctions,
-		upload: PreparedUpload & { pace?: Pace },
+		upload: PreparedUpload & { pace?: RequestPace },
 	): Promise<UploadOutcome> {
 		const index = this.indexes.of(upload.templateId);
 		const result = await send.call(ctx, upload);
@@ -232,8 +254,9 @@ export class UploadSession {
 	/**
 	 * An upload failed. A 429 or 402 (also on a re-send) closes the gate: no further upload is
 	 * sent. The spec does not say whether the service answers a limit before or after it looks
-	 * for the file, so with "Return Existing Scan" a refused file is looked for among the
-	 * template's scans before it is called not uploaded.
+	 * for the file, so with "Return Existing Scan" a refused file's scan is looked for among the
+	 * scans this execution already read (never more pages: a run while the hour is full would pay
+	 * for the whole listing); not found there, the item says what that means.
 	 */
 	private async afterRefusal(
 		ctx: IExecuteFunctions,
@@ -245,34 +268,11 @@ export class UploadSession {
 		if (status !== 429 && status !== 402) throw error;
 		const hold = await this.gate.refused(ctx, status);
 		if (error instanceof OutcomeUnknownError) throw error;
-		const existing = await this.existingInstead(ctx, upload);
-		if (existing) return existing;
+		const lookedFor = upload.onDuplicate === 'returnExisting' && upload.fingerprint !== undefined;
+		const known = lookedFor ? this.indexes.of(upload.templateId).proven(upload.fingerprint!) : [];
+		if (known.length === 1) return { kind: 'existing', scan: known[0] };
 		if (goesOnAfterFailure(ctx))
-			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status);
+			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status, lookedFor);
 		throw error;
-	}
-
-	/**
-	 * "Return Existing Scan" and an upload not made: the scan with the file's fingerprint, if any
-	 * (a listing that fails here leaves the refusal's own error).
-	 */
-	private async existingInstead(
-		ctx: IExecuteFunctions,
-		upload: PreparedUpload,
-	): Promise<UploadOutcome | undefined> {
-		if (upload.onDuplicate !== 'returnExisting' || upload.fingerprint === undefined)
-			return undefined;
-		try {
-			const found = await this.indexes
-				.of(upload.templateId)
-				.find(ctx, upload.fingerprint, Date.now(), {
-					templateId: upload.templateId,
-					itemIndex: upload.itemIndex,
-					fileName: upload.file.fileName,
-				});
-			return found.length === 1 ? { kind: 'existing', scan: found[0] } : undefined;
-		} catch {
-			return undefined;
-		}
 	}
 }

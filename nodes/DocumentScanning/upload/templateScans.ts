@@ -214,7 +214,9 @@ export class TemplateScans {
 	/**
 	 * The template's scans created after local time `since` (on the server's clock, with
 	 * `CLOCK_ALLOWANCE_MS` of margin), newest first: page by page from the top until the scans
-	 * are older.
+	 * are older. A page of scans already read means new ones pushed them down, never the end,
+	 * unless the shared rules show the last page served again (`clamped`); a server that ignores
+	 * `page` leaves the scans beyond page 1 unknown, an error as a listing that never settles is.
 	 */
 	async readSince(
 		ctx: IExecuteFunctions,
@@ -224,10 +226,13 @@ export class TemplateScans {
 		const found: IDataObject[] = [];
 		const seen = new Set<string>();
 		let threshold = -Infinity;
+		let before: Read | undefined;
+		let repeats = 0;
+		const read = async (pageNumber: number) => await this.fetch(ctx, pageNumber, request);
 		for (let pageNumber = 1; ; pageNumber++) {
 			if (pageNumber > this.maxPages) throw tooManyPagesError(ctx, request, this.maxPages);
 			const sentAt = Date.now();
-			const page = await this.fetch(ctx, pageNumber, request);
+			const page = await read(pageNumber);
 			if (pageNumber === 1)
 				threshold = since + (page.serverTime ?? sentAt) - sentAt - CLOCK_ALLOWANCE_MS;
 			let fresh = 0;
@@ -243,7 +248,14 @@ export class TemplateScans {
 				if (created !== undefined && created < threshold) return found;
 				found.push(scan);
 			}
-			if (fresh === 0 || page.last) return found;
+			if (page.last) return found;
+			if (fresh === 0 && before) {
+				const kind = await classifyRepeat(page.read, before, async (n) => (await read(n)).read);
+				if (kind === 'clamped') return found;
+				if (kind === 'ignored') throw pageIgnoredError(ctx, request);
+				if (++repeats > MAX_REPEATS) throw restlessError(ctx, request);
+			} else repeats = 0;
+			before = page.read;
 		}
 	}
 }

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { ScanOutputMode } from '../../shared/scans/output';
-import { shapeScan } from '../../shared/scans/output';
 import { FINAL_STATUSES } from '../../shared/scans/status';
 import { toItems } from '../execution/items';
 import type { Deferred, ExecutionScope } from '../execution/scope';
+import { scanShape } from '../execution/toolAnswer';
 import { waitSettings } from './pollSettings';
 import { failedScanError } from './waitErrors';
 
@@ -19,11 +18,6 @@ export interface HandOff {
 	templateId?: number;
 }
 
-/** The "Output" option of an operation's options collection. */
-export function outputMode(options: IDataObject): ScanOutputMode {
-	return (options.output as ScanOutputMode) ?? 'raw';
-}
-
 /**
  * The one hand-off of a scan to "Wait for Completion" (Upload and Get): a scan already final
  * is output at once (a failed one fails its item); otherwise it joins the execution's poller
@@ -34,10 +28,10 @@ export function handOff(
 	scope: Pick<ExecutionScope<unknown>, 'poller'>,
 	{ scan, scanId, itemIndex, options, templateId }: HandOff,
 ): INodeExecutionData[] | Deferred {
-	const mode = outputMode(options);
+	const shape = scanShape(ctx, options, itemIndex);
 	if (FINAL_STATUSES.has(String(scan.status))) {
 		if (scan.status === 'failed') throw failedScanError(ctx, scanId, scan, itemIndex);
-		return toItems(shapeScan(scan, mode), itemIndex);
+		return toItems(shape(scan), itemIndex);
 	}
 	const later = scope.poller.wait({
 		scanId,
@@ -46,5 +40,5 @@ export function handOff(
 		templateId,
 		initial: scan,
 	});
-	return { later: later.then((final) => toItems(shapeScan(final, mode), itemIndex)) };
+	return { later: later.then((final) => toItems(shape(final), itemIndex)) };
 }

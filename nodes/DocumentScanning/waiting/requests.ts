@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { RequestPace } from '../../shared/pace';
+import { FINAL_STATUSES, isFullScan } from '../../shared/scans/status';
 import type { ListPage } from '../../shared/transport';
 import {
 	apiRequest,
@@ -27,6 +28,25 @@ export async function readScan(
 		path: `/scans/${scanId}`,
 		itemIndex,
 		deadline,
+		pace,
+	});
+}
+
+/**
+ * A final scan as `GET /scans/{id}` gives it, whatever found it (an upload's answer, a listing):
+ * the spec promises every field only there, and a listing may give brief records.
+ */
+export async function wholeScan(
+	this: IExecuteFunctions,
+	scan: IDataObject,
+	itemIndex: number,
+	pace?: RequestPace,
+): Promise<IDataObject> {
+	if (!FINAL_STATUSES.has(String(scan.status)) || isFullScan(scan)) return scan;
+	return await apiRequest.call(this, {
+		method: 'GET',
+		path: `/scans/${String(scan.id)}`,
+		itemIndex,
 		pace,
 	});
 }

@@ -13,6 +13,11 @@ export const FINGERPRINT_PATTERN = new RegExp(
 	`\\.ds-([0-9a-fA-F]{${FINGERPRINT_LENGTH}})(?=(\\.[A-Za-z0-9]{1,10})?$)`,
 );
 
+/** The name the user gave: the stored name without the fingerprint. */
+export function originalFileName(stored: string): string {
+	return stored.replace(FINGERPRINT_PATTERN, '');
+}
+
 /** The scan with `original_filename` (its stored name without the fingerprint) after `filename`. */
 export function withOriginalName(scan: IDataObject): IDataObject {
 	if (typeof scan.filename !== 'string') return scan;
@@ -20,8 +25,7 @@ export function withOriginalName(scan: IDataObject): IDataObject {
 	for (const [key, value] of Object.entries(scan)) {
 		if (key === 'original_filename') continue;
 		named[key] = value;
-		if (key === 'filename')
-			named.original_filename = scan.filename.replace(FINGERPRINT_PATTERN, '');
+		if (key === 'filename') named.original_filename = originalFileName(scan.filename);
 	}
 	return named;
 }

@@ -22,8 +22,11 @@ const SCAN_FIELDS = [
 /**
  * Whether a record carries every field of a scan, so that it is the full scan. The spec says
  * GET /scans returns "a list of scans" without saying whether its records are whole: a record that
- * has every field is taken as the scan, one that lacks any is read again with GET /scans/{id}.
+ * has every field is taken as the scan, one that lacks any is read again with GET /scans/{id}. A
+ * completed scan's `extracted_data` is filled (spec), so a listed one without it is brief too.
  */
 export function isFullScan(record: IDataObject): boolean {
-	return SCAN_FIELDS.every((field) => field in record);
+	const data = record.extracted_data;
+	const filled = record.status !== 'completed' || (typeof data === 'object' && data !== null);
+	return filled && SCAN_FIELDS.every((field) => field in record);
 }

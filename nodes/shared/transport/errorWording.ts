@@ -138,13 +138,23 @@ function wordingFor(
  * rule for the status, else only the HTTP status text ("Unauthorized").
  */
 export function credentialTestRules() {
-	return [401, 403, 404].map((value) => {
-		const { message, description } = wordingFor(value, {}, {}, false);
-		return {
-			type: 'responseCode' as const,
-			properties: { value, message: `${message}. ${description}` },
-		};
+	const rule = (value: number, message: string) => ({
+		type: 'responseCode' as const,
+		properties: { value, message },
 	});
+	return [
+		...[401, 403, 404].map((value) => {
+			const { message, description } = wordingFor(value, {}, {}, false);
+			return rule(value, `${message}. ${description}`);
+		}),
+		// n8n follows no redirect in the credential test (it would send the key wherever one points).
+		...[301, 302, 303, 307, 308].map((value) =>
+			rule(
+				value,
+				`The service answered with a redirect (HTTP ${value}): the API key is sent only to the Base URL. Set the Base URL to the address the service moved to.`,
+			),
+		),
+	];
 }
 
 export function apiError(
@@ -185,12 +195,13 @@ export function networkError(
 	request: ApiRequest,
 ): NodeApiError {
 	const code = errorCode(error);
-	const host = safeHost(baseURL);
+	// An AI model (the node's tool form) is not told where the service is.
+	const at = ctx.getNode().type.endsWith('Tool') ? '' : ` at ${safeHost(baseURL)}`;
 	const timedOut =
 		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(errorText(error));
 	const message = timedOut
-		? `The Document Scanning API at ${host} did not answer in time${forItem(request.itemIndex)}`
-		: `Could not reach the Document Scanning API at ${host}${forItem(request.itemIndex)}`;
+		? `The Document Scanning API${at} did not answer in time${forItem(request.itemIndex)}`
+		: `Could not reach the Document Scanning API${at}${forItem(request.itemIndex)}`;
 	const apiErr = new NodeApiError(
 		ctx.getNode(),
 		{ message },
@@ -218,23 +229,29 @@ function safeHost(baseURL: string): string {
 	}
 }
 
-/** A redirect the transport does not follow for a streamed request (the upload). */
+/**
+ * A redirect the transport does not follow. A 303 to anything but a GET says the service did
+ * the request and points to its result: that outcome is unknown, never "nothing was created".
+ */
 export function redirectError(
 	ctx: ApiContext,
-	redirect: { status: number; location: string; reason: string },
+	reason: string,
+	redirect: { status: number; location: string },
 	request: ApiRequest,
 ): NodeApiError {
 	const message = `The service answered with a redirect (HTTP ${redirect.status}) to ${redirect.location}${forItem(request.itemIndex)}`;
+	const taken = redirect.status === 303 && request.method !== 'GET';
 	const error = new NodeApiError(
 		ctx.getNode(),
 		{ httpCode: String(redirect.status), message },
 		{
 			message,
-			description: `The request was not sent on: ${redirect.reason}. Set the credential's Base URL to the address the service moved to. Nothing was created and no scan credit was used.`,
+			description: `The request was not sent on: ${reason}. Set the credential's Base URL to the address the service moved to. ${taken ? 'A 303 means the service may have done the request: check its result before repeating it.' : 'Nothing was created and no scan credit was used.'}`,
 			httpCode: String(redirect.status),
 			itemIndex: request.itemIndex,
 		},
 	);
 	error.context.request = `${request.method} ${request.path}`;
+	if (taken) error.context.outcomeUnknown = true;
 	return error;
 }

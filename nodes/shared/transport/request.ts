@@ -1,7 +1,8 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { pauseWithin } from '../pause';
-import { isStreamBody, MAX_STREAM_REDIRECTS, streamRedirect, withBody } from './streamBody';
+import { isStreamBody, withBody } from './streamBody';
+import { MAX_REDIRECTS, redirectOf } from './redirects';
 import { normalizeBaseUrl } from './baseUrl';
 import { unwrapList, unwrapRecord } from './envelopes';
 import { isTransientNetworkError, retryAfterSeconds } from './errors';
@@ -20,8 +21,8 @@ import { CREDENTIAL_TYPE } from './types';
  * - unwraps the response shapes the spec leaves open (bare or `{ data }`);
  * - retries safe requests (GET) on 5xx, timeouts and dropped connections, and honours a
  *   short `Retry-After` on 429;
- * - sends a streamed body (the upload) without n8n's redirect layer, which would keep the whole
- *   body in memory, and follows a same-origin 307 / 308 itself with the body opened afresh;
+ * - follows redirects itself, only to the Base URL's origin (redirects.ts): n8n's own following
+ *   is off for every request (it would send the key anywhere, and keep a streamed body in memory);
  * - with a `pace` (the execution's window of requests at the service), waits for a place
  *   before each attempt and tells the pace how the attempt ended;
  * - turns every failure into a `NodeApiError` worded for the user, with no secret in it.
@@ -61,8 +62,7 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		body: request.body as IHttpRequestOptions['body'],
 		headers: { Accept: 'application/json' },
 		json: !(request.body instanceof FormData) && !isStreamBody(request.body),
-		// follow-redirects keeps every byte written to replay it on a redirect: a whole file per upload.
-		disableFollowRedirect: isStreamBody(request.body),
+		disableFollowRedirect: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: request.timeout ?? DEFAULT_TIMEOUT_MS,
@@ -106,10 +106,14 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;
 
-		const redirect = isStreamBody(request.body)
-			? streamRedirect(requestUrl(options), statusCode, response.headers?.location)
-			: undefined;
-		if (redirect && 'follow' in redirect && redirects < MAX_STREAM_REDIRECTS) {
+		const redirect = redirectOf(
+			baseURL,
+			requestUrl(options),
+			request.method,
+			statusCode,
+			response.headers?.location,
+		);
+		if (redirect?.follow && redirects < MAX_REDIRECTS) {
 			redirects++;
 			attempt--;
 			Object.assign(options, { baseURL: undefined, url: redirect.follow, qs: undefined });
@@ -118,13 +122,8 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (redirect)
 			throw redirectError(
 				this,
-				'refuse' in redirect
-					? redirect.refuse
-					: {
-							status: statusCode,
-							location: redirect.follow,
-							reason: `more than ${MAX_STREAM_REDIRECTS} redirects`,
-						},
+				redirect.refused ?? `more than ${MAX_REDIRECTS} redirects`,
+				redirect,
 				request,
 			);
 

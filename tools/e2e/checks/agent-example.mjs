@@ -1,11 +1,11 @@
 // examples/ask-about-your-scans.json in real n8n: Chat Trigger -> AI Agent with the Document
-// Scanning tools. Its model is a placeholder credential the user replaces; here a copy of the
+// Scanning tools (version 1.1: compact answers; List scans takes the status and template filters). Its model is a placeholder credential the user replaces; here a copy of the
 // example runs against the scripted model (tools/e2e/scripted-model.mjs), with its chat made public
 // so that the check can post to it. Every other node and parameter is the example's own.
 import { localExample } from '../../n8n/local.mjs';
 import { restOf, sandboxOf, unwrap, waitFor } from './support.mjs';
 import { chat, createModelCredential, toolName } from './agent-workflows.mjs';
-import { strictSchemaProblems } from './agent.mjs';
+import { listProblems, schemaProblems } from './tool-checks.mjs';
 import { startScriptedModel, toolMessages, toolsOffered } from '../scripted-model.mjs';
 
 const FILE = 'ask-about-your-scans.json';
@@ -49,7 +49,7 @@ export async function askAboutYourScans(ctx) {
 				'How many scans are left, which templates are there, and what is in my newest scan?',
 				`call ${toolName('Account balance')} {}`,
 				`call ${toolName('List templates')} {}`,
-				`call ${toolName('List scans')} {"limit": 1}`,
+				`call ${toolName('List scans')} {"limit": 1, "status": "", "templateId": ""}`,
 				`then call ${toolName('Read scan')} {"scanId": ${scanId}}`,
 			].join('\n'),
 		);
@@ -62,29 +62,48 @@ export async function askAboutYourScans(ctx) {
 		const results = toolMessages(model.requests.at(-1));
 		const offered = toolsOffered(model.requests[0]);
 		const expected = ['Account balance', 'List templates', 'List scans', 'Read scan'].map(toolName);
+		const lists = expected.flatMap((name) =>
+			listProblems(parse(results.find((r) => r.name === name)?.content)).map(
+				(p) => `${name}: ${p}`,
+			),
+		);
 		ctx.check(
-			`example "${example.name}" runs against the scripted model: all four tools answer, the reply carries their data`,
+			`example "${example.name}" runs against the scripted model: all four tools answer with data, the reply carries it`,
 			answer.status === 200 &&
 				execution?.status === 'success' &&
-				expected.every((name) =>
-					results.some((r) => r.name === name && !r.content.includes('"error"')),
-				) &&
+				lists.length === 0 &&
 				answer.output.includes(`"remaining_scans":${before.remaining_scans}`) &&
 				answer.output.includes(String(scan.extracted_data?.invoice_number ?? scan.id)),
-			`HTTP ${answer.status}, execution ${execution?.status}; tool results: ${results.map((r) => `${r.name} ${r.content.length} chars`).join(', ')}`,
+			`HTTP ${answer.status}, execution ${execution?.status}; ${lists.join('; ') || `tool results: ${results.map((r) => `${r.name} ${r.content.length} chars`).join(', ')}`}`,
 		);
-		const schemaProblems = offered.flatMap((tool) => strictSchemaProblems(tool));
+		const schemas = {
+			'Account balance': {},
+			'List templates': {},
+			'List scans': { limit: 'number', status: 'string', templateId: 'string' },
+			'Read scan': { scanId: 'number' },
+		};
+		const problems = offered.flatMap((tool) =>
+			schemaProblems(tool, schemas[Object.keys(schemas).find((n) => toolName(n) === tool.name)]),
+		);
 		ctx.check(
 			`example "${example.name}": strict tool schemas, reading only (no upload, no credit used)`,
 			offered.length === expected.length &&
-				schemaProblems.length === 0 &&
+				problems.length === 0 &&
 				requests.length > 0 &&
 				requests.every((r) => r.method === 'GET') &&
 				after.used_scans === before.used_scans,
-			`${offered.map((t) => t.name).join(', ')}${schemaProblems.length ? `; ${schemaProblems.join('; ')}` : ''}; sandbox: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}; used_scans ${before.used_scans} -> ${after.used_scans}`,
+			`${offered.map((t) => t.name).join(', ')}${problems.length ? `; ${problems.join('; ')}` : ''}; sandbox: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}; used_scans ${before.used_scans} -> ${after.used_scans}`,
 		);
 		await rest.deactivate(created.id);
 	} finally {
 		await model.close();
+	}
+}
+
+function parse(text) {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
 	}
 }

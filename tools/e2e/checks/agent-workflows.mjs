@@ -2,6 +2,7 @@
 // tools an agent or an MCP client gets, the AI Agent wired to the scripted model
 // (tools/e2e/scripted-model.mjs), n8n's chat webhook, and the tool descriptions the package ships.
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { PACKAGE_NAME, ROOT } from '../../n8n/local.mjs';
 import { restOf, sleep } from './support.mjs';
@@ -14,44 +15,63 @@ export function shippedToolDescriptions() {
 }
 
 /**
- * Our node in its tool form. `name` is also the tool's name for the model (spaces become `_`).
+ * Our node in its tool form, of node version 1.1 (what n8n's editor adds) unless TOOL_VERSIONS
+ * says otherwise. `name` is also the tool's name for the model (spaces become `_`).
  * @param {import('./support.mjs').E2eContext} ctx
  * @param {string} name
  * @param {Record<string, unknown>} parameters
  * @param {[number, number]} position
+ * @param {{ id: string, name: string }} [credential] the Document Scanning credential (ctx's by default)
  */
-export function toolNode(ctx, name, parameters, position) {
+export function toolNode(ctx, name, parameters, position, credential = ctx.credential) {
 	return {
 		id: `tool-${name.replace(/\W+/g, '-').toLowerCase()}`,
 		name,
 		type: `${PACKAGE_NAME}.documentScanningTool`,
-		typeVersion: 1,
+		typeVersion: TOOL_VERSIONS[name] ?? 1.1,
 		position,
 		parameters,
-		credentials: { documentScanningApi: { id: ctx.credential.id, name: ctx.credential.name } },
+		credentials: { documentScanningApi: { id: credential.id, name: credential.name } },
 	};
 }
 
+const fromAi = (key, description, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
+
 /** A scan ID the model fills: `$fromAI` with type number (the API's IDs are whole numbers). */
-export const SCAN_ID_FROM_AI =
-	"={{ $fromAI('scanId', 'The numeric ID of the scan, e.g. 1234', 'number') }}";
+export const SCAN_ID_FROM_AI = fromAi('scanId', 'The numeric ID of the scan, e.g. 1234', 'number');
+const LIMIT = fromAi('limit', 'How many scans to list, newest first (1 to 50)', 'number');
+const listScans = {
+	resource: 'scan',
+	operation: 'getAll',
+	limit: LIMIT,
+	filters: {
+		status: fromAi(
+			'status',
+			'Only scans in this status: uploaded, processing, completed, validation_failed or failed; an empty string for every status',
+		),
+		templateId: {
+			__rl: true,
+			mode: 'id',
+			value: fromAi(
+				'templateId',
+				'Only scans of this template (its ID); an empty string for every template',
+			),
+		},
+	},
+};
+const webhookCreate = {
+	resource: 'webhook',
+	operation: 'create',
+	name: fromAi('name', 'A name for the webhook'),
+	url: fromAi('url', 'The https URL that receives the scan events'),
+};
 
 /** The tools of the AI checks: name -> parameters (the example has its own, checked alike). */
 export const TOOLS = {
 	'Account balance': { resource: 'account', operation: 'get' },
-	'Read scan': {
-		resource: 'scan',
-		operation: 'get',
-		scanId: SCAN_ID_FROM_AI,
-		options: { output: 'fields' },
-	},
-	'Read raw scan': { resource: 'scan', operation: 'get', scanId: SCAN_ID_FROM_AI },
-	'List scans': {
-		resource: 'scan',
-		operation: 'getAll',
-		limit: "={{ $fromAI('limit', 'How many scans to list, newest first (1 to 50)', 'number') }}",
-		options: { output: 'fields' },
-	},
+	'Read scan': { resource: 'scan', operation: 'get', scanId: SCAN_ID_FROM_AI },
+	'List scans': listScans,
 	'List templates': { resource: 'template', operation: 'getAll', returnAll: true },
 	'Upload document': {
 		resource: 'scan',
@@ -59,10 +79,53 @@ export const TOOLS = {
 		templateId: {
 			__rl: true,
 			mode: 'id',
-			value:
-				"={{ $fromAI('templateId', 'The numeric ID of the template to read the document with', 'number') }}",
+			value: fromAi(
+				'templateId',
+				'The numeric ID of the template to read the document with',
+				'number',
+			),
 		},
 	},
+	'Create webhook': webhookCreate,
+	'Create webhook if allowed': { ...webhookCreate, allowChanges: true },
+	'Delete webhook': {
+		resource: 'webhook',
+		operation: 'delete',
+		allowChanges: true,
+		webhookId: fromAi('webhookId', 'The numeric ID of the webhook', 'number'),
+	},
+	Webhooks: { resource: 'webhook', operation: 'getAll' },
+	// Tools that set Output "Extracted Fields" (version 1), the answer recommended before compact ones.
+	'Read scan fields': {
+		resource: 'scan',
+		operation: 'get',
+		scanId: SCAN_ID_FROM_AI,
+		options: { output: 'fields' },
+	},
+	'List scans fields': {
+		resource: 'scan',
+		operation: 'getAll',
+		limit: LIMIT,
+		options: { output: 'fields' },
+	},
+};
+
+/** Node versions of the tools that are not 1.1. */
+export const TOOL_VERSIONS = { 'Read scan fields': 1, 'List scans fields': 1 };
+
+/** The parameters each tool offers the model ({ name: JSON type }), as its `$fromAI` calls say. */
+export const TOOL_SCHEMAS = {
+	'Account balance': {},
+	'Read scan': { scanId: 'number' },
+	'List scans': { limit: 'number', status: 'string', templateId: 'string' },
+	'List templates': {},
+	'Upload document': { templateId: 'number' },
+	'Create webhook': { name: 'string', url: 'string' },
+	'Create webhook if allowed': { name: 'string', url: 'string' },
+	'Delete webhook': { webhookId: 'number' },
+	Webhooks: {},
+	'Read scan fields': { scanId: 'number' },
+	'List scans fields': { limit: 'number' },
 };
 
 /** The tool name n8n gives a node (n8n-workflow's nodeNameToToolName). */
@@ -75,7 +138,7 @@ export const toolName = (nodeName) => nodeName.replace(/[^a-zA-Z0-9_-]+/g, '_');
  */
 export function agentWorkflow(
 	ctx,
-	{ name, webhookId, modelCredential, tools, streaming = false, files = false },
+	{ name, webhookId, modelCredential, tools, streaming = false, files = false, credentials = {} },
 ) {
 	const agentVersion = ctx.line.major >= 2 ? 3.1 : 3;
 	const toolNames = Object.keys(tools);
@@ -107,7 +170,9 @@ export function agentWorkflow(
 				parameters: { options: streaming ? { enableStreaming: true } : {} },
 			},
 			modelNode(modelCredential, [160, 220]),
-			...toolNames.map((tool, i) => toolNode(ctx, tool, tools[tool], [320 + 160 * i, 220])),
+			...toolNames.map((tool, i) =>
+				toolNode(ctx, tool, tools[tool], [320 + 160 * i, 220], credentials[tool]),
+			),
 		],
 		connections: {
 			'When chat message received': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
@@ -147,6 +212,30 @@ export async function createModelCredential(ctx, model) {
 		data: { apiKey: 'sk-scripted-e2e', url: model.baseUrl },
 	});
 	return { id: String(created.id), name };
+}
+
+/**
+ * Creates a Document Scanning credential whose Base URL nothing answers (a closed port of this
+ * machine): { id, name, baseUrl }.
+ */
+export async function createOfflineCredential(ctx) {
+	const name = 'Document Scanning offline (e2e)';
+	const baseUrl = `http://127.0.0.1:${await closedPort()}/api/v1`;
+	const created = await restOf(ctx).call('POST', 'credentials', {
+		name,
+		type: 'documentScanningApi',
+		data: { baseUrl, apiKey: 'sk-offline', authHeader: 'authorization' },
+	});
+	return { id: String(created.id), name, baseUrl };
+}
+
+/** A port nothing listens on: one the system gave a server that is closed again. */
+async function closedPort() {
+	const server = net.createServer();
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+	const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+	await new Promise((resolve) => server.close(() => resolve(undefined)));
+	return port;
 }
 
 /** Creates a workflow and activates it; its id. */

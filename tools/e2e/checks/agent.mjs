@@ -1,17 +1,20 @@
-// n8n's AI Agent with the Document Scanning node as its tools (issue 27), on every n8n line.
+// n8n's AI Agent with the Document Scanning node as its tools (issues 27 and 34), on every n8n line.
 //
 // The model is the scripted model (tools/e2e/scripted-model.mjs) behind n8n's own OpenAI Chat Model
-// node: it calls the tools a chat message names, then answers with what they returned. The checks
-// read what the model received (tools offered, their descriptions and schemas, the tool results),
-// what reached the sandbox, the chat's answer and the execution's status:
-//   - the calls reach the sandbox with the credential, and their data reaches the model and the answer;
-//   - each tool offered carries the package's description of its operation, and a schema whose every
-//     parameter is required and has no default (optional tool parameters break strict schema checks);
-//   - a failing call (unknown scan 404, 402, 429 from the sandbox's faults) is answered to the model
-//     as a readable error item, without item references or error class names, and the execution
-//     succeeds;
-//   - a raw scan with many rows reaches the model whole, in one tool message;
-//   - a file attached in the chat does not reach the Upload tool, which answers a readable error;
+// node: it reads the tools offered (a call may name a tool by what its description says), calls them
+// with arguments their schemas accept, then answers with what they returned. The checks read what
+// the model received, what reached the sandbox, the chat's answer and the execution's status, with
+// the functions of tool-checks.mjs (each shown to fail for a broken tool by test/tools/):
+//   - calls reach the sandbox with the credential; lists are lists with entries, not errors;
+//   - every tool offered has a strict schema with the parameters its $fromAI calls name, and each
+//     description promises only fields its answers have (§2);
+//   - §1: a scan with 40 line items and a list of 50 scans come back compact, sized against version
+//     1's "Extracted Fields" (the figures are printed); Limit above 50 is refused;
+//   - §5: a failing call (404, 402, 429, an unreachable service) is the model's answer with our
+//     wording and what to do, no item reference, no internal address; the execution succeeds;
+//   - §3: no signing secret and no URL query reaches the model; webhook changes are refused unless
+//     allowed; a Document Scanning Trigger's webhook is never deleted;
+//   - §4: Upload is refused, a PDF attached in the chat included, and nothing is uploaded;
 //   - a streaming chat asks the model for a stream and streams the answer.
 import { restOf, sandboxOf, unwrap, waitFor } from './support.mjs';
 import {
@@ -19,37 +22,62 @@ import {
 	chat,
 	createActive,
 	createModelCredential,
+	createOfflineCredential,
 	shippedToolDescriptions,
 	toolName,
+	TOOL_SCHEMAS,
 	TOOLS,
 } from './agent-workflows.mjs';
+import {
+	agentFailure,
+	failureProblems,
+	listProblems,
+	schemaProblems,
+	secretProblems,
+	unkeptPromises,
+} from './tool-checks.mjs';
 import { startScriptedModel, toolMessages, toolsOffered } from '../scripted-model.mjs';
 
 const WEBHOOK_ID = 'e2e0a9e7-0000-4000-8000-00000000a9e1';
 const STREAM_WEBHOOK_ID = 'e2e0a9e7-0000-4000-8000-00000000a9e2';
-/** Rows of the large scan: a long delivery note's line items. */
-const MANY_ROWS = 400;
+const OFFLINE = 'Read scan offline';
+/** A trigger's webhook as the Document Scanning Trigger names it, its URL with a sealed query. */
+const TRIGGER_HOOK = {
+	name: 'n8n: e2e / Document Scanning Trigger',
+	query: 'seal=e2e-sealed-secret',
+};
 
 /** @param {import('./support.mjs').E2eContext} ctx */
 export async function checkAgent(ctx) {
 	const model = await startScriptedModel();
 	try {
 		const credential = await createModelCredential(ctx, model);
+		const offline = await createOfflineCredential(ctx);
 		const workflowId = await createActive(
 			ctx,
 			agentWorkflow(ctx, {
 				name: 'e2e: AI Agent with Document Scanning tools',
 				webhookId: WEBHOOK_ID,
 				modelCredential: credential,
-				tools: TOOLS,
+				tools: { ...TOOLS, [OFFLINE]: TOOLS['Read scan'] },
+				credentials: { [OFFLINE]: offline },
 				files: true,
 			}),
 		);
 		const run = runner(ctx, model, workflowId, WEBHOOK_ID);
-		await callsAndSchemas(ctx, run);
-		await failingCalls(ctx, run);
-		await manyRows(ctx, run);
+		/** Every answer each tool gave the model, for the check of its description. */
+		const answers = new Map();
+		const record = (turn) => {
+			for (const { name, content } of turn.results)
+				answers.set(name, [...(answers.get(name) ?? []), parse(content)]);
+			return turn;
+		};
+		const offered = await callsAndLists(ctx, async (m, f) => record(await run(m, f)));
+		await compactAnswers(ctx, async (m) => record(await run(m)));
+		await failingCalls(ctx, run, offline);
+		await safety(ctx, async (m) => record(await run(m)));
 		await uploadTool(ctx, run);
+		promisesKept(ctx, offered, answers);
 		await streaming(ctx, model, credential);
 	} finally {
 		await model.close();
@@ -59,7 +87,7 @@ export async function checkAgent(ctx) {
 /**
  * One chat turn: clears the model's and the sandbox's logs, sends the message, waits for the
  * execution. Returns { answer, requests (model), sandboxRequests, results (tool messages of the
- * last model request), status (execution) }.
+ * last model request), status (execution), seen (every tool message the model got, as text) }.
  */
 function runner(ctx, model, workflowId, webhookId) {
 	const sandbox = sandboxOf(ctx);
@@ -76,7 +104,7 @@ function runner(ctx, model, workflowId, webhookId) {
 					? latest
 					: undefined;
 			},
-			{ timeoutMs: 30_000 },
+			{ timeoutMs: 60_000 },
 		);
 		const requests = [...model.requests];
 		return {
@@ -85,116 +113,166 @@ function runner(ctx, model, workflowId, webhookId) {
 			sandboxRequests: await sandbox.requests(),
 			results: toolMessages(requests.at(-1)),
 			status: execution?.status ?? 'none',
+			seen: requests.flatMap((r) => toolMessages(r).map((m) => m.content)).join('\n'),
 		};
 	};
 }
 
-async function callsAndSchemas(ctx, run) {
+/** The first answer of `tool` in a turn (the model's first call of it). */
+const resultOf = (turn, tool) => turn.results.find((r) => r.name === toolName(tool))?.content;
+
+async function callsAndLists(ctx, run) {
 	const sandbox = sandboxOf(ctx);
-	const [scanId] = await sandbox.seedScans({ count: 1 });
+	const [scanId] = await sandbox.seedScans({ count: 3, template_id: 3 });
+	const [failed] = await sandbox.seedScans({ count: 1, status: 'failed' });
+	const [invalid] = await sandbox.seedScans({ count: 1, status: 'validation_failed' });
 	const balance = unwrap((await sandbox.api('/account')).body);
 	const turn = await run(
-		`What is my balance, and what is in scan ${scanId}?\ncall ${toolName('Account balance')} {}\ncall ${toolName('Read scan')} {"scanId": ${scanId}}`,
+		[
+			`What is my balance, and what is in scan ${scanId}?`,
+			'call "scan credit balance" {}',
+			`call ${toolName('Read scan')} {"scanId": ${scanId}}`,
+			`call ${toolName('List scans')} {"limit": 3, "status": "completed", "templateId": "3"}`,
+			`call ${toolName('List templates')} {}`,
+			`then call ${toolName('Read scan')} {"scanId": ${failed}}`,
+			`then call ${toolName('Read scan')} {"scanId": ${invalid}}`,
+			`then call ${toolName('List scans')} {"limit": 5, "status": "", "templateId": ""}`,
+		].join('\n'),
 	);
-	const byName = Object.fromEntries(turn.results.map((r) => [r.name, parse(r.content)]));
-	const got = byName[toolName('Account balance')]?.[0];
-	const scan = byName[toolName('Read scan')]?.[0];
-	const seen = turn.sandboxRequests.map(
-		(r) => `${r.method} ${r.path} ${r.status} (${r.authScheme})`,
-	);
+	const got = parse(resultOf(turn, 'Account balance'))?.[0];
+	const scan = parse(resultOf(turn, 'Read scan'))?.[0];
 	ctx.check(
-		'AI Agent: the tool calls reach the sandbox with the credential (GET /account, GET /scans/<id>, Bearer)',
-		turn.sandboxRequests.some((r) => r.path === '/account' && r.status === 200) &&
+		'AI Agent: the model finds the balance tool by its description; the calls reach the sandbox with the credential (Bearer)',
+		got?.remaining_scans === balance.remaining_scans &&
+			turn.sandboxRequests.some((r) => r.path === '/account' && r.status === 200) &&
 			turn.sandboxRequests.some((r) => r.path === `/scans/${scanId}` && r.status === 200) &&
 			turn.sandboxRequests.every((r) => r.authScheme === 'bearer'),
-		seen.join(', '),
+		turn.sandboxRequests
+			.map((r) => `${r.method} ${r.path} ${r.status} (${r.authScheme})`)
+			.join(', '),
 	);
 	ctx.check(
-		'AI Agent: the model gets the balance and the scan’s extracted fields, and the chat answer carries them',
-		got?.remaining_scans === balance.remaining_scans &&
-			scan?.scan_id === scanId &&
+		'AI Agent: the model gets the compact scan (the name the user gave, the fields) and the chat answer carries it',
+		scan?.scan_id === scanId &&
 			typeof scan?.invoice_number === 'string' &&
+			typeof scan?.original_filename === 'string' &&
 			turn.answer.output.includes(`"remaining_scans":${balance.remaining_scans}`) &&
 			turn.answer.output.includes(scan.invoice_number) &&
 			turn.status === 'success',
 		`HTTP ${turn.answer.status}, execution ${turn.status}, answer: ${turn.answer.output.slice(0, 200)}`,
 	);
+	const scans = listProblems(parse(resultOf(turn, 'List scans')), {
+		atLeast: 3,
+		each: (s) =>
+			s.status === 'completed' && s.template_id === 3
+				? undefined
+				: `${s.status} of template ${s.template_id}`,
+	});
+	const templates = listProblems(parse(resultOf(turn, 'List templates')), {
+		atLeast: 4,
+		each: (t) =>
+			typeof t.id === 'number' && typeof t.name === 'string' ? undefined : 'no id and name',
+	});
+	ctx.check(
+		'AI Agent: List scans (status and template filters from the model) and List templates answer lists with entries',
+		scans.length === 0 && templates.length === 0,
+		[...scans, ...templates].join('; ') || 'completed scans of template 3; 4 templates',
+	);
 
-	// What the model was offered: the package's description of each operation, strict schemas.
 	const offered = toolsOffered(turn.requests[0]);
 	const texts = shippedToolDescriptions();
-	const wrong = Object.entries(TOOLS)
-		.map(([name, p]) => [
-			offered.find((t) => t.name === toolName(name)),
-			texts[p.resource][p.operation],
-			name,
-		])
-		.filter(([tool, text]) => tool?.description !== text)
-		.map(([tool, , name]) => `${name}: ${JSON.stringify(tool?.description ?? 'not offered')}`);
+	const problems = Object.entries(TOOLS).flatMap(([name, p]) => {
+		const tool = offered.find((t) => t.name === toolName(name));
+		if (!tool) return [`${name} not offered`];
+		return [
+			...schemaProblems(tool, TOOL_SCHEMAS[name]),
+			...(tool.description === texts[p.resource][p.operation]
+				? []
+				: [`${name}: not the package's description`]),
+		];
+	});
 	ctx.check(
-		'AI Agent: every tool offered to the model carries the package’s description of its operation',
-		offered.length === Object.keys(TOOLS).length && wrong.length === 0,
-		wrong.length
-			? wrong.join('; ')
-			: offered.map((t) => `${t.name}: "${t.description.slice(0, 50)}…"`).join('; '),
+		'AI Agent: every tool offered carries its operation’s description and a strict schema with the parameters its $fromAI calls name',
+		problems.length === 0,
+		problems.join('; ') ||
+			offered
+				.map((t) => `${t.name}(${Object.keys(t.parameters?.properties ?? {}).join(', ')})`)
+				.join(' '),
 	);
-	const schemaProblems = offered.flatMap((tool) => strictSchemaProblems(tool));
-	const readScan = offered.find((t) => t.name === toolName('Read scan'))?.parameters;
-	const listScans = offered.find((t) => t.name === toolName('List scans'))?.parameters;
+	return offered;
+}
+
+async function compactAnswers(ctx, run) {
+	const sandbox = sandboxOf(ctx);
+	const rows = Array.from({ length: 40 }, (_, i) => ({
+		position: i + 1,
+		article_number: `ART-${String(i + 1).padStart(5, '0')}`,
+		description: `Delivered article number ${i + 1}`,
+		quantity: (i % 7) + 1,
+		unit: 'pcs',
+		unit_price: 12.5,
+	}));
+	const data = {
+		invoice_number: 'INV-E2E-40',
+		supplier_name: 'Atlas',
+		total_amount: 1234.5,
+		currency: 'EUR',
+		line_items: rows,
+	};
+	const [scanId] = await sandbox.seedScans({ count: 50, template_id: 3, extracted_data: data });
+	const get = await run(
+		`call ${toolName('Read scan')} {"scanId": ${scanId}}\ncall ${toolName('Read scan fields')} {"scanId": ${scanId}}`,
+	);
+	const many = await run(
+		`call ${toolName('List scans')} {"limit": 50, "status": "", "templateId": ""}\ncall ${toolName('List scans fields')} {"limit": 50}`,
+	);
+	const size = (turn, tool) => resultOf(turn, tool)?.length ?? 0;
+	const compact = parse(resultOf(get, 'Read scan'))?.[0];
+	const listed = parse(resultOf(many, 'List scans'));
+	const figures = `Get of 40 line items: ${size(get, 'Read scan fields')} -> ${size(get, 'Read scan')} characters; Get Many of 50: ${size(many, 'List scans fields')} -> ${size(many, 'List scans')} (Extracted Fields -> compact, the default)`;
 	ctx.check(
-		'AI Agent: the schemas the model gets: scanId and limit are required numbers, nothing optional or defaulted',
-		schemaProblems.length === 0 &&
-			readScan?.properties?.scanId?.type === 'number' &&
-			listScans?.properties?.limit?.type === 'number',
-		schemaProblems.length
-			? schemaProblems.join('; ')
-			: `Read_scan ${JSON.stringify(readScan?.properties)}, List_scans ${JSON.stringify(listScans?.properties)}`,
+		'AI Agent: compact answers: a scan’s first 10 of 40 line items and not_shown, a list of 50 scans without tables, far smaller than Extracted Fields',
+		compact?.line_items?.length === 10 &&
+			compact?.not_shown?.line_items === 30 &&
+			listed?.length === 50 &&
+			listed.every((s) => !('line_items' in s)) &&
+			size(get, 'Read scan') < size(get, 'Read scan fields') * 0.4 &&
+			size(many, 'List scans') < size(many, 'List scans fields') * 0.1 &&
+			get.status === 'success' &&
+			many.status === 'success',
+		figures,
+	);
+	const capped = await run(
+		`call ${toolName('List scans')} {"limit": 51, "status": "", "templateId": ""}`,
+	);
+	const problems = failureProblems(
+		agentFailure(resultOf(capped, 'List scans')),
+		/must be at most 50 for an AI model.*No request was sent/s,
+	);
+	ctx.check(
+		'AI Agent: a Limit above 50 is refused before any request, the model told what to ask instead',
+		problems.length === 0 && capped.sandboxRequests.length === 0 && capped.status === 'success',
+		problems.join('; ') || resultOf(capped, 'List scans')?.slice(0, 200),
 	);
 }
 
-/** Parameters a strict schema check (OpenAI strict mode, Gemini) would refuse or find optional. */
-export function strictSchemaProblems(tool) {
-	const schema = tool?.parameters ?? {};
-	const properties = Object.keys(schema.properties ?? {});
-	const required = new Set(schema.required ?? []);
-	return [
-		...properties.filter((p) => !required.has(p)).map((p) => `${tool.name}.${p} is optional`),
-		...properties
-			.filter((p) => schema.properties[p] && 'default' in schema.properties[p])
-			.map((p) => `${tool.name}.${p} has a default`),
-		...(schema.type === 'object' ? [] : [`${tool.name}: schema type ${schema.type}`]),
-	];
-}
-
-/** An error item fit for a model: our wording, a hint, no item reference, no error class name. */
-function readableError(result, wording) {
-	const item = parse(result?.content)?.[0];
-	return (
-		typeof item?.error === 'string' &&
-		wording.test(item.error) &&
-		typeof item.description === 'string' &&
-		item.description.length > 20 &&
-		!/\(item \d+\)|^Item \d+:/i.test(item.error) &&
-		!/\b(Node(Api|Operation)Error|[A-Z]\w*Error):/.test(result.content)
-	);
-}
-
-async function failingCalls(ctx, run) {
+async function failingCalls(ctx, run, offline) {
 	const sandbox = sandboxOf(ctx);
 	const [scanId] = await sandbox.seedScans({ count: 1 });
+	const internal = [new URL(ctx.sandboxBaseUrl).host, new URL(offline.baseUrl).host];
 	const cases = [
 		{
 			what: 'an unknown scan (404)',
 			tool: 'Read scan',
 			args: { scanId: 424242 },
-			wording: /^Not found/,
+			wording: /^Not found: Scan 424242.*Check the ID/s,
 		},
 		{
 			what: 'no credit left (402)',
 			tool: 'Account balance',
 			args: {},
 			fault: { method: 'GET', path: '^/account$', kind: 'status', status: 402, times: 5 },
-			wording: /^Not enough scan credit/,
+			wording: /^Not enough scan credit.*Top up/s,
 		},
 		{
 			what: 'the rate limit (429)',
@@ -203,19 +281,25 @@ async function failingCalls(ctx, run) {
 			fault: { method: 'GET', path: `^/scans/${scanId}$`, kind: 'status', status: 429, times: 5 },
 			wording: /^Rate limit reached/,
 		},
+		{
+			what: 'an unreachable service',
+			tool: OFFLINE,
+			args: { scanId },
+			wording: /^Could not reach the Document Scanning API\n\n.*Check the Base URL/s,
+		},
 	];
 	for (const c of cases) {
 		if (c.fault) await sandbox.control('POST', '/faults', c.fault);
 		try {
 			const turn = await run(`call ${toolName(c.tool)} ${JSON.stringify(c.args)}`);
-			const result = turn.results.find((r) => r.name === toolName(c.tool));
+			const content = resultOf(turn, c.tool);
+			const problems = failureProblems(agentFailure(content), c.wording, internal);
 			ctx.check(
-				`AI Agent: ${c.what} comes back to the model as a readable error, and the execution succeeds`,
-				readableError(result, c.wording) &&
+				`AI Agent: ${c.what} is the model's answer with our wording and what to do, no internal address; the execution succeeds`,
+				problems.length === 0 &&
 					turn.status === 'success' &&
-					turn.answer.status === 200 &&
-					turn.answer.output.includes(parse(result.content)[0].error),
-				`execution ${turn.status}, the model got: ${result?.content?.slice(0, 300) ?? 'no tool message'}`,
+					turn.answer.output.includes(parse(content)?.[0]?.error),
+				`execution ${turn.status}; ${problems.join('; ') || `the model got: ${content?.slice(0, 240)}`}`,
 			);
 		} finally {
 			await sandbox.control('DELETE', '/faults');
@@ -223,29 +307,74 @@ async function failingCalls(ctx, run) {
 	}
 }
 
-async function manyRows(ctx, run) {
+async function safety(ctx, run) {
 	const sandbox = sandboxOf(ctx);
-	const rows = Array.from({ length: MANY_ROWS }, (_, i) => ({
-		position: i + 1,
-		article: `ART-${String(i + 1).padStart(5, '0')}`,
-		description: `Delivered article number ${i + 1}`,
-		quantity: (i % 7) + 1,
-		unit_price: 12.5,
-	}));
-	const [scanId] = await sandbox.seedScans({ count: 1, reviewed_data: { line_items: rows } });
-	const raw = await run(`call ${toolName('Read raw scan')} {"scanId": ${scanId}}`);
-	const fields = await run(`call ${toolName('Read scan')} {"scanId": ${scanId}}`);
-	const rawResults = raw.results.filter((r) => r.name === toolName('Read raw scan'));
-	const rawScan = parse(rawResults[0]?.content)?.[0];
-	const fieldsText = fields.results.find((r) => r.name === toolName('Read scan'))?.content ?? '';
-	ctx.check(
-		`AI Agent: a raw scan with ${MANY_ROWS} rows reaches the model whole, in one tool message`,
-		rawResults.length === 1 &&
-			rawScan?.id === scanId &&
-			rawScan?.reviewed_data?.line_items?.length === MANY_ROWS &&
-			raw.status === 'success',
-		`${rawResults.length} tool message(s), ${rawScan?.reviewed_data?.line_items?.length ?? 0} rows, ${rawResults[0]?.content.length ?? 0} characters (Extracted Fields of the same scan: ${fieldsText.length})`,
+	const hooks = async () => unwrap((await sandbox.api('/webhooks')).body) ?? [];
+	for (const hook of await hooks()) await sandbox.api(`/webhooks/${hook.id}`, { method: 'DELETE' });
+	const url = 'https://hooks.example.com/e2e-agent?token=e2e-query-token';
+	const refused = await run(
+		`call ${toolName('Create webhook')} ${JSON.stringify({ name: 'By the model', url })}`,
 	);
+	const refusedProblems = failureProblems(
+		agentFailure(resultOf(refused, 'Create webhook')),
+		/turned off for AI models.*Allow Changes to the Account/s,
+	);
+	ctx.check(
+		'AI Agent: Webhook → Create is refused unless the builder allowed it; nothing reaches the service',
+		refusedProblems.length === 0 &&
+			refused.sandboxRequests.length === 0 &&
+			(await hooks()).length === 0,
+		refusedProblems.join('; ') || resultOf(refused, 'Create webhook')?.slice(0, 200),
+	);
+
+	const trigger = unwrap(
+		(
+			await sandbox.api('/webhooks', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({
+					name: TRIGGER_HOOK.name,
+					url: `https://n8n.example/webhook/e2e?${TRIGGER_HOOK.query}`,
+					events: ['scan.completed'],
+				}),
+			})
+		).body,
+	);
+	const created = await run(
+		`call ${toolName('Create webhook if allowed')} ${JSON.stringify({ name: 'By the model', url })}\ncall ${toolName('Webhooks')} {}`,
+	);
+	const made = parse(resultOf(created, 'Create webhook if allowed'))?.[0];
+	const secrets = secretProblems(created.seen, [TRIGGER_HOOK.query]);
+	ctx.check(
+		'AI Agent: allowed, Create answers the webhook without its signing secret; no secret or URL query reaches the model',
+		typeof made?.id === 'number' &&
+			made?.withheld?.includes('secret') &&
+			secrets.length === 0 &&
+			created.status === 'success',
+		secrets.join('; ') ||
+			`the model got: ${resultOf(created, 'Create webhook if allowed')?.slice(0, 200)}`,
+	);
+
+	const deleted = await run(
+		`call ${toolName('Delete webhook')} {"webhookId": ${trigger.id}}\ncall ${toolName('Delete webhook')} {"webhookId": ${made?.id}}`,
+	);
+	const [first, second] = deleted.results
+		.filter((r) => r.name === toolName('Delete webhook'))
+		.map((r) => r.content);
+	const problems = failureProblems(
+		agentFailure(first),
+		/belongs to a Document Scanning Trigger.*Nothing was deleted/s,
+	);
+	const left = (await hooks()).map((h) => h.name);
+	ctx.check(
+		'AI Agent: Delete removes the model’s webhook and refuses a Document Scanning Trigger’s, saying why',
+		problems.length === 0 &&
+			parse(second)?.[0]?.deleted === true &&
+			left.length === 1 &&
+			left[0] === TRIGGER_HOOK.name,
+		`${problems.join('; ') || first?.slice(0, 160)}; webhooks left: ${left.join(', ')}`,
+	);
+	await sandbox.api(`/webhooks/${trigger.id}`, { method: 'DELETE' });
 }
 
 async function uploadTool(ctx, run) {
@@ -258,17 +387,32 @@ async function uploadTool(ctx, run) {
 			bytes: Buffer.from('%PDF-1.4\n% attached in the chat\n%%EOF\n'),
 		},
 	);
-	const result = turn.results.find((r) => r.name === toolName('Upload document'));
-	const item = parse(result?.content)?.[0];
-	const uploads = turn.sandboxRequests.filter((r) => r.method === 'POST' && r.path === '/scans');
+	const problems = failureProblems(
+		agentFailure(resultOf(turn, 'Upload document')),
+		/cannot run as an AI tool.*never a file.*no credit was used/s,
+	);
 	ctx.check(
-		'AI Agent: a PDF attached in the chat does not reach the Upload tool, which answers a readable error and uploads nothing',
-		typeof item?.error === 'string' &&
-			/binary|file/i.test(item.error) &&
-			!/\(item \d+\)|^Item \d+:/.test(item.error) &&
-			uploads.length === 0 &&
-			turn.status === 'success',
-		`execution ${turn.status}, ${uploads.length} upload(s), the model got: ${result?.content?.slice(0, 300) ?? 'no tool message'}`,
+		'AI Agent: Upload is refused with its reason, a PDF attached in the chat included; nothing is uploaded',
+		problems.length === 0 && turn.sandboxRequests.length === 0 && turn.status === 'success',
+		`execution ${turn.status}, ${turn.sandboxRequests.length} request(s); ${problems.join('; ') || resultOf(turn, 'Upload document')?.slice(0, 200)}`,
+	);
+}
+
+/** Each description promises only fields its tool's answers in this run have (§2). */
+function promisesKept(ctx, offered, answers) {
+	const problems = [...answers.entries()]
+		// The "fields" tools set Output: theirs are not the compact answers the texts describe.
+		.filter(([name]) => name !== toolName(OFFLINE) && !name.endsWith('_fields'))
+		.filter(([, list]) => list.some((a) => Array.isArray(a) && !a[0]?.error))
+		.flatMap(([name, list]) =>
+			unkeptPromises(offered.find((t) => t.name === name)?.description ?? '', list).map(
+				(p) => `${name} ${p}`,
+			),
+		);
+	ctx.check(
+		'AI Agent: each tool’s description promises only fields its answers have',
+		problems.length === 0 && answers.size >= 6,
+		problems.join('; ') || [...answers.keys()].join(', '),
 	);
 }
 
@@ -300,7 +444,7 @@ async function streaming(ctx, model, credential) {
 	);
 }
 
-function parse(text) {
+export function parse(text) {
 	try {
 		return JSON.parse(text);
 	} catch {

@@ -1,25 +1,39 @@
 // n8n's MCP Server Trigger exposing the Document Scanning node's tools to a real MCP client, the
-// official SDK (@modelcontextprotocol/sdk, a dev dependency), on every n8n line (issue 27).
+// official SDK (@modelcontextprotocol/sdk, a dev dependency), on every n8n line (issues 27, 34).
 //
 // For each transport the trigger speaks (streamable HTTP and SSE, both at the trigger's URL from
-// trigger version 2 on): the client lists the tools, reads their descriptions and input schemas,
-// calls one against the sandbox, and calls it with an unknown scan ID, which must come back as a
-// readable error. Queue mode runs the same check against the webhook process (queue/checks.mjs).
+// trigger version 2 on) the client lists the tools (strict schemas with the parameters their $fromAI
+// calls name), calls them against the sandbox and checks, with the functions of tool-checks.mjs:
+//   - answers are compact lists and scans with data, and each description promises only fields the
+//     answers have (§1, §2);
+//   - a failed call is `isError` with our wording and what to do, without an internal address: an
+//     unknown scan, a Limit above 50, an upload, the deletion of a trigger's webhook (§5, §1, §4, §3);
+//   - no signing secret and no URL query reaches the client (§3).
+// Queue mode runs the same checks against the webhook process (queue/mcp.mjs).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { sandboxOf, sleep } from './support.mjs';
+import { sandboxOf, sleep, unwrap } from './support.mjs';
+import { createActive, toolName, toolNode, TOOL_SCHEMAS, TOOLS } from './agent-workflows.mjs';
 import {
-	createActive,
-	shippedToolDescriptions,
-	toolName,
-	toolNode,
-	TOOLS,
-} from './agent-workflows.mjs';
-import { strictSchemaProblems } from './agent.mjs';
+	failureProblems,
+	listProblems,
+	schemaProblems,
+	secretProblems,
+	unkeptPromises,
+} from './tool-checks.mjs';
 
-const MCP_TOOLS = ['Account balance', 'Read scan', 'List scans'];
+const MCP_TOOLS = [
+	'Account balance',
+	'Read scan',
+	'List scans',
+	'Upload document',
+	'Create webhook if allowed',
+	'Delete webhook',
+	'Webhooks',
+];
 export const MCP_PATH = 'document-scanning-e2e';
+const TRIGGER_HOOK = 'n8n: e2e MCP / Document Scanning Trigger';
 
 /** MCP Server Trigger (path MCP_PATH) with the Document Scanning tools of MCP_TOOLS. */
 export function mcpWorkflow(ctx, name = 'e2e: MCP server with Document Scanning tools') {
@@ -68,13 +82,25 @@ export async function checkMcp(ctx) {
  */
 export async function checkMcpClient(ctx, url, label) {
 	const sandbox = sandboxOf(ctx);
-	const [scanId] = await sandbox.seedScans({ count: 1 });
-	const texts = shippedToolDescriptions();
+	const [scanId] = await sandbox.seedScans({ count: 3, template_id: 3 });
+	const [failed] = await sandbox.seedScans({ count: 1, status: 'failed' });
+	const [invalid] = await sandbox.seedScans({ count: 1, status: 'validation_failed' });
+	const rows = Array.from({ length: 12 }, (_, i) => ({
+		position: i + 1,
+		description: `Article ${i + 1}`,
+	}));
+	const [long] = await sandbox.seedScans({
+		count: 1,
+		template_id: 3,
+		extracted_data: { invoice_number: 'INV-12', line_items: rows },
+	});
+	const internal = [new URL(ctx.sandboxBaseUrl).host];
 	for (const [transport, make] of Object.entries(TRANSPORTS)) {
 		const client = await connect(url, make);
+		const name = (what) => `MCP${label}, ${transport}: ${what}`;
 		if (
 			!ctx.check(
-				`MCP${label}, ${transport}: the SDK client connects to the MCP Server Trigger`,
+				name('the SDK client connects to the MCP Server Trigger'),
 				client.ok,
 				client.detail,
 			)
@@ -82,53 +108,144 @@ export async function checkMcpClient(ctx, url, label) {
 			continue;
 		try {
 			const { tools } = await client.client.listTools();
-			const wrong = MCP_TOOLS.filter((name) => {
-				const tool = tools.find((t) => t.name === toolName(name));
-				return tool?.description !== texts[TOOLS[name].resource][TOOLS[name].operation];
-			});
-			const schemaProblems = tools.flatMap((t) =>
-				strictSchemaProblems({ name: t.name, parameters: t.inputSchema }),
+			const offered = (tool) => tools.find((t) => t.name === toolName(tool));
+			const schemas = MCP_TOOLS.flatMap((tool) =>
+				offered(tool)
+					? schemaProblems(
+							{ name: tool, parameters: offered(tool).inputSchema },
+							TOOL_SCHEMAS[tool],
+						)
+					: [`${tool} not listed`],
 			);
-			const readScan = tools.find((t) => t.name === toolName('Read scan'));
 			ctx.check(
-				`MCP${label}, ${transport}: lists the tools with the package’s descriptions and strict input schemas`,
-				tools.length === MCP_TOOLS.length &&
-					wrong.length === 0 &&
-					schemaProblems.length === 0 &&
-					/** @type {any} */ (readScan?.inputSchema)?.properties?.scanId?.type === 'number',
-				`${tools.map((t) => t.name).join(', ')}${wrong.length ? `; wrong description: ${wrong.join(', ')}` : ''}${schemaProblems.length ? `; ${schemaProblems.join('; ')}` : ''}; Read_scan input ${JSON.stringify(readScan?.inputSchema?.properties)}`,
+				name(
+					'lists the tools with strict input schemas naming the parameters of their $fromAI calls',
+				),
+				tools.length === MCP_TOOLS.length && schemas.length === 0,
+				schemas.join('; ') ||
+					tools
+						.map((t) => `${t.name}(${Object.keys(t.inputSchema?.properties ?? {}).join(', ')})`)
+						.join(' '),
 			);
 
 			await sandbox.clearRequests();
-			const found = await client.client.callTool({
-				name: toolName('Read scan'),
-				arguments: { scanId },
+			const call = async (tool, args) =>
+				await client.client.callTool({ name: toolName(tool), arguments: args });
+			const text = (result) => (result?.content ?? []).map((c) => c.text ?? '').join('');
+			const read = await call('Read scan', { scanId });
+			const list = await call('List scans', { limit: 3, status: 'completed', templateId: '' });
+			const balance = await call('Account balance', {});
+			const others = await Promise.all(
+				[failed, invalid, long].map(async (id) => await call('Read scan', { scanId: id })),
+			);
+			const everything = await call('List scans', { limit: 6, status: '', templateId: '' });
+			const scan = parse(text(read))?.[0];
+			const listed = listProblems(parse(text(list)), {
+				atLeast: 3,
+				each: (s) =>
+					s.status === 'completed' && !('line_items' in s)
+						? undefined
+						: `${s.status}, line_items ${'line_items' in s}`,
 			});
-			const item = parse(found.content?.[0]?.text)?.[0];
 			const requests = await sandbox.requests();
 			ctx.check(
-				`MCP${label}, ${transport}: a tool call reads the scan from the sandbox with the credential`,
-				!found.isError &&
-					item?.scan_id === scanId &&
-					typeof item?.invoice_number === 'string' &&
+				name(
+					'calls read the sandbox with the credential: a compact scan (10 line items at most) and a list of scans without tables',
+				),
+				!read.isError &&
+					scan?.scan_id === scanId &&
+					typeof scan?.invoice_number === 'string' &&
+					(scan?.line_items?.length ?? 0) <= 10 &&
+					listed.length === 0 &&
 					requests.some(
 						(r) => r.path === `/scans/${scanId}` && r.status === 200 && r.authScheme === 'bearer',
 					),
-				`${JSON.stringify(found).slice(0, 200)}; sandbox: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
+				listed.join('; ') ||
+					`${text(read).slice(0, 160)}; sandbox: ${requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
 			);
 
-			const missing = await client.client.callTool({
-				name: toolName('Read scan'),
-				arguments: { scanId: 424242 },
+			/** @type {Array<[string, any, RegExp]>} */
+			const failures = [
+				[
+					'an unknown scan',
+					await call('Read scan', { scanId: 424242 }),
+					/Not found: Scan 424242 not found\..*Check the ID/s,
+				],
+				[
+					'a Limit above 50',
+					await call('List scans', { limit: 51, status: '', templateId: '' }),
+					/must be at most 50 for an AI model/,
+				],
+				[
+					'an upload',
+					await call('Upload document', { templateId: 1 }),
+					/cannot run as an AI tool.*never a file/s,
+				],
+			];
+			for (const [what, result, wording] of failures) {
+				const problems = failureProblems(result, wording, internal);
+				ctx.check(
+					name(`${what} is isError with our wording and what to do, no internal address`),
+					problems.length === 0,
+					problems.join('; ') || text(result).slice(0, 200),
+				);
+			}
+
+			const hooks = async () => unwrap((await sandbox.api('/webhooks')).body) ?? [];
+			const trigger = unwrap(
+				(
+					await sandbox.api('/webhooks', {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({
+							name: TRIGGER_HOOK,
+							url: 'https://n8n.example/webhook/mcp?seal=mcp-sealed',
+							events: ['scan.completed'],
+						}),
+					})
+				).body,
+			);
+			const made = await call('Create webhook if allowed', {
+				name: `By an MCP client (${transport})`,
+				url: 'https://hooks.example.com/mcp?token=q',
 			});
-			const text = missing.content?.[0]?.text ?? '';
-			const error = parse(text)?.[0];
+			const listedHooks = await call('Webhooks', {});
+			const refused = await call('Delete webhook', { webhookId: trigger.id });
+			const secrets = secretProblems(text(made) + text(listedHooks), ['mcp-sealed']);
+			const refusal = failureProblems(
+				refused,
+				/belongs to a Document Scanning Trigger.*Nothing was deleted/s,
+				internal,
+			);
+			const left = await hooks();
 			ctx.check(
-				`MCP${label}, ${transport}: an unknown scan comes back as a readable error, without item reference or error class`,
-				/^Not found/.test(error?.error ?? '') &&
-					typeof error?.description === 'string' &&
-					!/\(item \d+\)|[A-Z]\w*Error:/.test(text),
-				text.slice(0, 300),
+				name(
+					'no signing secret or URL query reaches the client; a Document Scanning Trigger’s webhook is not deleted',
+				),
+				!made.isError &&
+					parse(text(made))?.[0]?.withheld?.includes('secret') &&
+					secrets.length === 0 &&
+					refusal.length === 0 &&
+					left.some((h) => h.id === trigger.id),
+				[...secrets, ...refusal].join('; ') ||
+					`${text(made).slice(0, 120)}; ${text(refused).slice(0, 120)}`,
+			);
+			for (const hook of left) await sandbox.api(`/webhooks/${hook.id}`, { method: 'DELETE' });
+
+			const answers = new Map([
+				['Read scan', [read, ...others].map((r) => parse(text(r)))],
+				['List scans', [parse(text(list)), parse(text(everything))]],
+				['Account balance', [parse(text(balance))]],
+				['Webhooks', [parse(text(listedHooks))]],
+				['Create webhook if allowed', [parse(text(made))]],
+			]);
+			const unkept = [...answers].flatMap(([tool, list]) =>
+				unkeptPromises(offered(tool)?.description ?? '', list).map((p) => `${tool} ${p}`),
+			);
+			ctx.check(
+				name('each description promises only fields its answers have'),
+				unkept.length === 0,
+				unkept.join('; ') || [...answers.keys()].join(', '),
 			);
 		} finally {
 			await client.client.close().catch(() => undefined);

@@ -7,10 +7,10 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
-import { shapeScan } from '../../../shared/scans/output';
 import type { Deferred, ExecutionScope } from '../../execution/scope';
 import { toItems } from '../../execution/items';
-import { handOff, outputMode } from '../../waiting/handOff';
+import { scanShape } from '../../execution/toolAnswer';
+import { handOff } from '../../waiting/handOff';
 import { apiRequest } from '../../../shared/transport';
 import { optionsCollection, outputOption, waitOptions } from '../common.descriptions';
 
@@ -52,9 +52,10 @@ export async function execute(
 	);
 	const wait = this.getNodeParameter('waitForCompletion', itemIndex, false) as boolean;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const shape = scanShape(this, options, itemIndex);
 
 	const scan = await apiRequest.call(this, { method: 'GET', path: `/scans/${scanId}`, itemIndex });
-	if (!wait) return toItems(shapeScan(scan, outputMode(options)), itemIndex);
+	if (!wait) return toItems(shape(scan), itemIndex);
 	const templateId = Number(scan.template_id);
 	return handOff(this, scope, {
 		scan,

@@ -7,11 +7,11 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
-import type { ScanOutputMode } from '../../../shared/scans/output';
-import { shapeScan } from '../../../shared/scans/output';
 import { FINAL_STATUSES, isFullScan } from '../../../shared/scans/status';
 import { toItems } from '../../execution/items';
 import { type ExecutionScope, MAX_CONCURRENCY } from '../../execution/scope';
+import { refusal, runsAsTool } from '../../execution/tool';
+import { scanShape } from '../../execution/toolAnswer';
 import { mapWithConcurrency } from '../../../shared/concurrency';
 import { apiRequest } from '../../../shared/transport';
 import { readPages } from '../../../shared/transport/paging';
@@ -62,7 +62,7 @@ const displayOptions = { show: { resource: ['scan'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The listing is read at the item's place; the scans read by ID take places of the pace. */
+/** The item holds no place of the execution's pace: each scan it reads by ID takes one. */
 export const pacesOwnRequests = true;
 
 export async function execute(
@@ -76,6 +76,13 @@ export async function execute(
 		: positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const shape = scanShape(this, options, itemIndex);
+	if (runsAsTool(this.getNode()) && (limit === undefined || limit > 50))
+		throw refusal(
+			this,
+			`the field "Limit" must be at most 50 for an AI model, got ${limit ?? '"Return All"'}`,
+			'Ask for fewer scans, or narrow the list by status or template. No request was sent.',
+		);
 
 	const qs: IDataObject = {};
 	if (typeof filters.status === 'string' && filters.status !== '') qs.status = filters.status;
@@ -108,9 +115,5 @@ export async function execute(
 				})
 			: listed[i],
 	);
-	const mode = (options.output as ScanOutputMode) ?? 'raw';
-	return toItems(
-		scans.flatMap((scan) => shapeScan(scan, mode)),
-		itemIndex,
-	);
+	return toItems(scans.flatMap(shape), itemIndex);
 }

@@ -114,13 +114,14 @@ export function createState(this: IExecuteFunctions): UploadSession {
 }
 
 /**
- * "Hourly Upload Limit": a whole number from 1; above the service's 200 it counts as 200. The
- * value of the first item applies to the batch.
+ * "Hourly Upload Limit": a whole number from 1; above the service's 200 it counts as 200 (node
+ * version 1 runs a decimal as its whole part, as it did). The value of the first item applies to
+ * the batch.
  */
 function hourlyLimitOf(ctx: IExecuteFunctions, itemIndex: number): number {
 	const raw = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).hourlyLimit;
 	if (raw === undefined || raw === null || raw === '') return SERVICE_HOURLY_LIMIT;
-	const value = Number(raw);
+	const value = ctx.getNode().typeVersion < 1.1 ? Math.floor(Number(raw)) : Number(raw);
 	if (!Number.isInteger(value) || value < 1) {
 		throw new NodeOperationError(
 			ctx.getNode(),
@@ -145,6 +146,21 @@ export async function validate(
 	scope: ExecutionScope<UploadSession>,
 ): Promise<void> {
 	hourlyLimitOf(this, itemIndex);
+	// The batch's limit is item 0's: when it is not valid, no item can go.
+	if (itemIndex > 0) {
+		try {
+			hourlyLimitOf(this, 0);
+		} catch (error) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Item ${itemIndex}: not uploaded: the option "Hourly Upload Limit" of item 0, which applies to the batch, is not valid`,
+				{
+					itemIndex,
+					description: `${(error as Error).message}. Nothing was uploaded and no credit was used.`,
+				},
+			);
+		}
+	}
 	await scope.state.prepare(this, itemIndex);
 }
 
@@ -154,6 +170,7 @@ export async function beforeRequests(
 	ready: number[],
 	scope: ExecutionScope<UploadSession>,
 ): Promise<Map<number, Error>> {
+	if (ready.length === 0) return new Map();
 	return await scope.state.begin(this, ready, hourlyLimitOf(this, 0));
 }
 

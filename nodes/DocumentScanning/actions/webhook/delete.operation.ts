@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toItems } from '../../execution/items';
-import { apiRequest } from '../../../shared/transport';
+import { refusal, runsAsTool } from '../../execution/tool';
+import { apiRequest, apiRequestList } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { webhookIdOf, webhookIdProperty } from './shared';
 
@@ -17,6 +18,16 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
+	if (runsAsTool(this.getNode())) {
+		const list = await apiRequestList.call(this, { method: 'GET', path: '/webhooks', itemIndex });
+		const owned = list.find((w) => Number(w.id) === webhookId && /^n8n: /.test(String(w.name)));
+		if (owned)
+			throw refusal(
+				this,
+				`Webhook ${webhookId} ("${String(owned.name)}") belongs to a Document Scanning Trigger: deleting it would stop that trigger without a word`,
+				'Nothing was deleted. To stop the trigger, deactivate its workflow in n8n, which deletes the webhook.',
+			);
+	}
 	// The answer's shape is not specified (it may be empty, e.g. 204): the output is fixed.
 	await apiRequest.call(this, { method: 'DELETE', path: `/webhooks/${webhookId}`, itemIndex });
 	return toItems([{ deleted: true, id: webhookId }], itemIndex);

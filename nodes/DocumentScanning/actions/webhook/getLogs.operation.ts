@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { toItems } from '../../execution/items';
+import { runsAsTool } from '../../execution/tool';
 import { apiRequestList } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { webhookIdOf, webhookIdProperty } from './shared';
@@ -22,5 +23,8 @@ export async function execute(
 		path: `/webhooks/${webhookId}/logs`,
 		itemIndex,
 	});
-	return toItems(logs, itemIndex);
+	if (!runsAsTool(this.getNode())) return toItems(logs, itemIndex);
+	const shown = logs.slice(0, 20); // a model's answer: the 20 newest, and how many there are
+	const answer = { webhook_id: webhookId, total: logs.length, shown: shown.length, logs: shown };
+	return toItems([answer], itemIndex);
 }

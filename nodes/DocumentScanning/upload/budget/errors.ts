@@ -127,14 +127,19 @@ export function refusedError(
 	cause: Error,
 	hold: Hold,
 	status: number,
+	lookedFor: boolean,
 ): NotUploadedError {
 	const said = (cause as { description?: string | null }).description;
+	// "Return Existing Scan": the scans this execution read do not hold the file.
+	const unknown = lookedFor
+		? ' Whether the service has this file from an earlier upload is not known: none of the scans this execution read holds it, and the node read no more. A re-run with "Return Existing Scan" outputs that scan if there is one, and uploads the file otherwise.'
+		: '';
 	return new NotUploadedError(
 		node,
 		cause.message,
 		{
 			itemIndex,
-			description: `${said ? `${said} ` : ''}The service refused the upload (HTTP ${status}), so no credit was used and the node sent no further upload in this execution. ${retryText(hold)}`,
+			description: `${said ? `${said} ` : ''}The service refused the upload (HTTP ${status}), so no credit was used and the node sent no further upload in this execution. ${retryText(hold)}${unknown}`,
 		},
 		hold.reason,
 		iso(hold.retryAfter),

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { RequestPace } from '../../../shared/pace';
 import { heldBackError, stoppedError } from './errors';
 import type { Hold, Plan } from './plan';
-import { slotFreeAt } from './plan';
-import { HOUR_MS, readHourWindow, SECOND_ROUNDING_MS } from './window';
+import { planBudget, slotFreeAt } from './plan';
+import { readHourWindow } from './window';
 
 interface Closed {
 	status: 429 | 402;
@@ -14,7 +15,8 @@ interface Closed {
 /**
  * The limits of one execution's uploads, as a gate each upload passes before it is sent:
  * - once the service refuses an upload for a limit (429 or 402), no further upload is sent
- *   (uploads in flight finish);
+ *   (uploads in flight finish): the gate is checked when the execution's pace gives an upload its
+ *   place, and closed as a refusal arrives, before that place goes to another (`paced`);
  * - with a `plan` that does not fit (Continue On Fail), uploads take a share of what is left
  *   before they are sent and give it back when nothing was charged (a 409, a 4xx); when none is
  *   left and none is in flight, the item is held back with the time its slot is free for
@@ -79,6 +81,36 @@ export class LimitsGate {
 
 	/** A 429 or 402 from the service: no further upload is sent. Returns when a retry can succeed. */
 	async refused(ctx: IExecuteFunctions, status: 429 | 402): Promise<Hold> {
+		return await this.close(ctx, status).hold;
+	}
+
+	/**
+	 * The execution's pace as one upload's POSTs see it: the pace and the gate one view of what
+	 * is in flight. A place is taken only while the gate is open, and a 429 or 402 closes the gate
+	 * as it arrives, before its place is given to another upload.
+	 */
+	paced(ctx: IExecuteFunctions, itemIndex: number, pace: RequestPace): RequestPace {
+		const acquire = async () => {
+			const slot = await pace.acquire();
+			if (this.closed) {
+				slot.release();
+				throw stoppedError(ctx.getNode(), itemIndex, await this.closed.hold, this.closed.status);
+			}
+			return {
+				done: (answer: Parameters<typeof slot.done>[0]) => {
+					if (answer.status === 429 || answer.status === 402) this.close(ctx, answer.status);
+					slot.done(answer);
+				},
+				release: () => slot.release(),
+			};
+		};
+		return Object.defineProperty({ acquire }, 'credential', {
+			get: () => pace.credential,
+			set: (value: RequestPace['credential']) => (pace.credential = value),
+		});
+	}
+
+	private close(ctx: IExecuteFunctions, status: 429 | 402): Closed {
 		if (!this.closed) {
 			this.closed = {
 				status,
@@ -89,7 +121,7 @@ export class LimitsGate {
 			};
 			this.wake();
 		}
-		return await this.closed.hold;
+		return this.closed;
 	}
 
 	/** Lets every waiting upload look again. */
@@ -117,16 +149,21 @@ export class LimitsGate {
 
 	/** When the next hourly slot is free for certain, from one fresh count; undefined when unknown. */
 	private async nextSlot(ctx: IExecuteFunctions): Promise<Hold> {
+		return { reason: 'hourlyLimit', retryAfter: (await this.count(ctx, 1))?.nextSlotAt };
+	}
+
+	/** When `documents` more uploads all fit, from a fresh count; undefined: never, or unknown. */
+	async allFitAt(ctx: IExecuteFunctions, documents: number): Promise<number | undefined> {
+		return (await this.count(ctx, documents))?.allFitAt;
+	}
+
+	private async count(ctx: IExecuteFunctions, documents: number): Promise<Plan | undefined> {
 		try {
-			const window = await readHourWindow.call(ctx);
-			return {
-				reason: 'hourlyLimit',
-				retryAfter:
-					slotFreeAt(window.times, this.hourlyLimit, 0) ??
-					window.serverNow + HOUR_MS + SECOND_ROUNDING_MS,
-			};
+			const { serverNow, times } = await readHourWindow.call(ctx);
+			const limits = { credits: undefined, hourlyLimit: this.hourlyLimit, serverNow, times };
+			return planBudget(limits, documents);
 		} catch {
-			return { reason: 'hourlyLimit', retryAfter: undefined };
+			return undefined;
 		}
 	}
 }

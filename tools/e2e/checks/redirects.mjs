@@ -1,0 +1,190 @@
+// Issue 32 §1 in real n8n: the API key never leaves the service's origin. A second loopback
+// origin (sandbox/elsewhere.js) records every request; the sandbox answers the nodes' requests
+// with redirects to it. Under both header modes (credential 1 sends `Authorization: Bearer`, a
+// second one `X-API-Key`):
+// - `n8n execute`: Account → Get (GET /account answered 302), an upload (POST /scans answered
+//   307) and an upload with Wait for Completion (its GET /scans/{id} answered 302), each with
+//   Continue On Fail: every one fails naming where the redirect pointed, and nothing reaches the
+//   other origin;
+// - with `n8n start` up, n8n's own credential test (POST /rest/credentials/test) of a Base URL
+//   whose GET /account is answered 302: it fails (2.x in the credential's words, 1.x with "Request
+//   failed with status code 302"), and nothing reaches the other origin.
+import { createRequire } from 'node:module';
+
+import { CREDENTIAL, importCredential, importWorkflow, PACKAGE_NAME } from '../../n8n/local.mjs';
+import { execute } from './run-example.mjs';
+import { nodeItems, restOf, sandboxOf, settle } from './support.mjs';
+
+const { startElsewhere } = createRequire(import.meta.url)('../../../sandbox/elsewhere.js');
+
+const X_API_KEY = { id: '2', name: 'Document Scanning sandbox (X-API-Key)', type: CREDENTIAL.type };
+const MODES = [
+	{ mode: 'Authorization: Bearer', credential: CREDENTIAL },
+	{ mode: 'X-API-Key', credential: X_API_KEY },
+];
+
+/** Manual Trigger → Account → PDF → Upload, and Upload with Wait for Completion; Continue On Fail. */
+function redirectedWorkflow(credential, stamp) {
+	const id = `docscanRedir0${credential.id}`;
+	const node = (name, x, parameters, y = 0) => ({
+		parameters,
+		id: `${id}-${name}`,
+		name,
+		type: `${PACKAGE_NAME}.documentScanning`,
+		typeVersion: 1.1,
+		position: [x, y],
+		onError: 'continueRegularOutput',
+		credentials: { documentScanningApi: { id: credential.id, name: credential.name } },
+	});
+	const upload = (options) => ({
+		resource: 'scan',
+		operation: 'upload',
+		templateId: { __rl: true, mode: 'id', value: '1' },
+		binaryPropertyName: 'data',
+		...options,
+	});
+	const pdf = `const text = '%PDF-1.4\\n% e2e redirect ${stamp}\\n%%EOF\\n'; return [{ json: {}, binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'application/pdf', fileName: 'redirected.pdf', fileExtension: 'pdf' } } }];`;
+	return {
+		id,
+		name: `e2e: redirects elsewhere (${credential.name})`,
+		active: false,
+		nodes: [
+			{
+				parameters: {},
+				id: `${id}-start`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+			},
+			node('Account', 200, { resource: 'account', operation: 'get' }),
+			{
+				parameters: { jsCode: pdf },
+				id: `${id}-pdf`,
+				name: 'PDF',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [400, 0],
+			},
+			node('Upload', 600, upload({})),
+			node(
+				'Upload and wait',
+				600,
+				upload({
+					waitForCompletion: true,
+					options: { pollInterval: 0.2, maxPollInterval: 0.5, waitTimeout: 30 },
+				}),
+				200,
+			),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Account', type: 'main', index: 0 }]] },
+			Account: { main: [[{ node: 'PDF', type: 'main', index: 0 }]] },
+			// The upload above runs first (its POST meets the 307), then the one below.
+			PDF: {
+				main: [
+					[
+						{ node: 'Upload', type: 'main', index: 0 },
+						{ node: 'Upload and wait', type: 'main', index: 0 },
+					],
+				],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The next request matching method and path is answered `status` with a Location elsewhere. */
+async function redirectOnce(sandbox, method, path, status, location) {
+	await sandbox.control('POST', '/faults', {
+		method,
+		path,
+		kind: 'status',
+		status,
+		headers: { Location: location },
+	});
+}
+
+/** Before `n8n start`: the nodes' requests under both header modes. */
+export async function checkRedirects(ctx) {
+	const sandbox = sandboxOf(ctx);
+	const elsewhere = await startElsewhere();
+	const moved = `${elsewhere.origin}/api/v1/moved`;
+	try {
+		importCredential({
+			baseUrl: ctx.sandboxBaseUrl,
+			env: ctx.env,
+			apiKey: ctx.apiKey,
+			credential: X_API_KEY,
+			authHeader: 'xApiKey',
+		});
+		for (const { mode, credential } of MODES) {
+			const workflow = redirectedWorkflow(
+				credential,
+				`${process.pid}-${Date.now()}-${credential.id}`,
+			);
+			importWorkflow(workflow, { env: ctx.env });
+			await settle();
+			await redirectOnce(sandbox, 'GET', '^/account$', 302, `${moved}?token=secret-in-query`);
+			await redirectOnce(sandbox, 'POST', '^/scans$', 307, moved);
+			await redirectOnce(sandbox, 'GET', '^/scans/\\d+$', 302, moved);
+			await sandbox.clearRequests();
+			elsewhere.clear();
+			const run = await execute(ctx, workflow.id);
+			const errors = ['Account', 'Upload', 'Upload and wait'].map((name) =>
+				String(nodeItems(run.run, name)[0]?.error ?? ''),
+			);
+			const expected = [302, 307, 302].map((status) => `(HTTP ${status}) to ${moved}`);
+			const schemes = (await sandbox.requests()).map((r) => r.authScheme);
+			ctx.check(
+				`redirects to another origin (key sent as ${mode}): GET /account, the upload and Wait for Completion's read each fail naming where they pointed; nothing reaches the other origin`,
+				errors.every((error, i) => error.includes(expected[i])) &&
+					errors.every((error) => !error.includes('secret-in-query')) &&
+					elsewhere.requests().length === 0 &&
+					schemes.every(
+						(scheme) => scheme === (credential === CREDENTIAL ? 'bearer' : 'x-api-key'),
+					),
+				`${run.detail}; ${errors.join(' | ')}; other origin got ${JSON.stringify(elsewhere.requests())}`,
+			);
+		}
+	} finally {
+		await sandbox.control('DELETE', '/faults');
+		await elsewhere.close();
+	}
+}
+
+/** With `n8n start` up: n8n's credential test of a Base URL whose GET /account is redirected. */
+export async function checkCredentialTestRedirect(ctx) {
+	const sandbox = sandboxOf(ctx);
+	const elsewhere = await startElsewhere();
+	try {
+		for (const { mode, credential } of MODES) {
+			await redirectOnce(sandbox, 'GET', '^/account$', 302, `${elsewhere.origin}/api/v1/account`);
+			const answer = await restOf(ctx).request('POST', 'credentials/test', {
+				credentials: {
+					...credential,
+					data: {
+						baseUrl: ctx.sandboxBaseUrl,
+						apiKey: ctx.apiKey,
+						authHeader: credential === CREDENTIAL ? 'authorization' : 'xApiKey',
+					},
+				},
+			});
+			const verdict = answer.body?.data ?? answer.body;
+			ctx.check(
+				`n8n's credential test (key sent as ${mode}) of a Base URL redirected elsewhere fails; nothing reaches the other origin`,
+				verdict?.status === 'Error' &&
+					// n8n 2.x's tester applies the credential's rule; 1.x's does not see the status.
+					(ctx.line.version.startsWith('1.')
+						? /status code 302/
+						: /^The service answered with a redirect \(HTTP 302\)/
+					).test(String(verdict?.message)) &&
+					elsewhere.requests().length === 0,
+				`${JSON.stringify(verdict)}; other origin got ${JSON.stringify(elsewhere.requests())}`,
+			);
+		}
+	} finally {
+		await sandbox.control('DELETE', '/faults');
+		await elsewhere.close();
+	}
+}
