@@ -1,11 +1,14 @@
 /**
  * Unit tests of the page-end, count-check and coverage rules of the listing reader
- * (listingEnds.ts, listingRepair.ts `provesAll`, listingCoverage.ts `gapBelow` and `proves`), importing the sources so
+ * (listingEnds.ts, listingRepair.ts `provesAll`, listingCoverage.ts `gapBelow` and `around`), importing the sources so
  * that mutation testing sees them. Pages are built by hand; the only fake is the re-read.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { gapBelow, proves } from '../../nodes/shared/transport/listingCoverage';
+import { around, gapBelow } from '../../nodes/shared/transport/listingCoverage';
+
+const proves = (reads: Read[], check: Read, size: number) =>
+	around(reads, check).again >= (check.pageNumber - 1) * size;
 import { classifyRepeat, contradictedEnd } from '../../nodes/shared/transport/listingEnds';
 import type { Read } from '../../nodes/shared/transport/listingPages';
 import { provesAll } from '../../nodes/shared/transport/listingRepair';

@@ -15,7 +15,7 @@ import { idsOf, isEndPage, recordId } from './listingPages';
  * (q-1)·size records are listed above its highest ID (at most that many when it is empty). When
  * as many records above it were read before t and again after t, unchanged (same `status` and
  * `updated_at`: a scan that changes status gets a new one), those are all of them: every record
- * listed at t above page q was read, and the page below the lowest gap closes every gap. The
+ * listed at t above page q was read (`around`), and the page below the lowest gap closes every gap. The
  * cost is the filtered pages above it read once more, never the account. A check that fails
  * (records above it changed meanwhile) is tried again, at most `rounds` times, then
  * `restless()` says so.
@@ -60,30 +60,25 @@ export function gapBelow(
 
 const version = (record: IDataObject) => `${String(record.status)} ${String(record.updated_at)}`;
 
-/** The records above `check`'s highest ID read before it was sent: ID → version. */
-export function readBefore(reads: Read[], check: Read): Map<number, string> {
+/**
+ * The records above `check`'s highest ID read before it was sent, and how many of them were read
+ * again after it came back, unchanged: listed when it was read.
+ */
+export function around(reads: Read[], check: Read): { before: number; again: number } {
 	const top = Math.max(-Infinity, ...idsOf(check));
 	const before = new Map<number, string>();
-	for (const read of reads)
-		if (read.received < check.sent)
+	const again = new Set<number>();
+	for (const after of [false, true])
+		for (const read of reads.filter((r) =>
+			after ? r.sent > check.received : r.received < check.sent,
+		))
 			for (const record of read.items) {
 				const id = recordId(record);
-				if (id !== undefined && id > top) before.set(id, version(record));
+				if (id === undefined || id <= top) continue;
+				if (!after) before.set(id, version(record));
+				else if (before.get(id) === version(record)) again.add(id);
 			}
-	return before;
-}
-
-/** Whether `check` proves that every record listed at its time above its highest ID was read. */
-export function proves(reads: Read[], check: Read, size: number): boolean {
-	const before = readBefore(reads, check);
-	const both = new Set<number>();
-	for (const read of reads)
-		if (read.sent > check.received)
-			for (const record of read.items) {
-				const id = recordId(record);
-				if (id !== undefined && before.get(id) === version(record)) both.add(id);
-			}
-	return both.size >= (check.pageNumber - 1) * size;
+	return { before: before.size, again: again.size };
 }
 
 /**
@@ -113,7 +108,7 @@ export async function closeGaps(
 		// A server sending more than it says never makes the count look complete.
 		const size = Math.max(options.pageSize, ...reads.map((r) => r.items.length));
 		let check = round === 0 ? chain.find((r) => r.pageNumber === page) : undefined;
-		if (!check || readBefore(reads, check).size < (page - 1) * size) {
+		if (!check || around(reads, check).before < (page - 1) * size) {
 			check = await read(page);
 			reads.push(check);
 		}
@@ -123,6 +118,6 @@ export async function closeGaps(
 			async (i) => await read(i + 1),
 		);
 		reads.push(...above);
-		if (proves(reads, check, size)) proven.add(check);
+		if (around(reads, check).again >= (page - 1) * size) proven.add(check);
 	}
 }

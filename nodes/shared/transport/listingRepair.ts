@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { InParallel, ListingPage, Read } from './listingPages';
-import { readBefore } from './listingCoverage';
+import { around } from './listingCoverage';
 import { idsOf, isEndPage, overlaps, recordId } from './listingPages';
 
 /**
@@ -50,7 +50,7 @@ export function provesAll(chain: Read[], check: Read, need: number, pageSize: nu
 	if (all.some((page) => idsOf(page).length !== page.items.length)) return false;
 	const size = Math.max(pageSize, ...all.map((page) => page.items.length));
 	// Records only join: every record read before the check is listed when it is read.
-	if (readBefore(all, check).size < (check.pageNumber - 1) * size) return false;
+	if (around(all, check).before < (check.pageNumber - 1) * size) return false;
 	return isEndPage(check, check.pageNumber, pageSize) || Math.min(...idsOf(check)) <= need;
 }
 
