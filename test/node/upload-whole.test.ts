@@ -21,9 +21,14 @@ const pdf = (name: string, content = pdfBytes(name)) =>
 const fingerprint = (content: Buffer) =>
 	createHash('sha256').update(content).digest('hex').slice(0, 12);
 /** The scan as GET /scans/{id} gives it. */
+/** The scan as GET /scans/{id} gives it, with the `original_filename` every output adds. */
 async function scanById(id: unknown): Promise<IDataObject> {
 	const reply = await api(sb.get(), 'GET', `/scans/${String(id)}`);
-	return reply.body.data as IDataObject;
+	const scan = reply.body.data as IDataObject;
+	return {
+		...scan,
+		original_filename: String(scan.filename).replace(/\.ds-[0-9a-f]{12}(?=\.pdf$)/, ''),
+	};
 }
 const posts = () =>
 	sb
