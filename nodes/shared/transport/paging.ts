@@ -25,12 +25,9 @@ export function endsListing(page: ListPage, pageNumber: number): boolean {
 	return isEndPage(page, pageNumber, pageSizeOf(page, PAGE_SIZE));
 }
 
-/** Pages read at the same time when `meta` tells how many there are. */
+/** Pages of one round read at the same time. */
 export const PAGE_CONCURRENCY = 8;
-/**
- * Pages read ahead at the same time when nothing tells how many there are: 4 at first,
- * twice as many each round, at most this many.
- */
+/** Pages read ahead in one round: 4 at first, twice as many each round, at most this many. */
 export const PAGE_LOOKAHEAD = 8;
 /** Hard cap: at most this many pages (25 each: 10,000 scans) are read for one listing. */
 export const MAX_PAGES = 400;
