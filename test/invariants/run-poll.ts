@@ -45,6 +45,8 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 	const times: Record<number, number> = {};
 	let hidden: number[] = [];
 	let seen = allScans(sandbox).length;
+	/** `seen` when static data was last saved (n8n saves it at activation and when a poll emits). */
+	let seenSaved = seen;
 
 	const poll = async (
 		label: string,
@@ -74,6 +76,7 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		wire.stop();
 		control.clearFaults();
 		const items = outcome.done ? outcome.value.items.map((item) => item.json) : [];
+		if (activation || items.length > 0) seenSaved = seen;
 		const error = outcome.done ? outcome.value.error : undefined;
 		for (const id of new Set(items.flatMap(scanIdsOf))) times[id] = (times[id] ?? 0) + 1;
 		const requests = control.requests().slice(logStart);
@@ -95,7 +98,8 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 			/**
 			 * Invariant 9, poll trigger: GET /scans requests of one poll at most
 			 *   2·(⌈(N + U)/25⌉ + 2) + min(40, ⌈D/25⌉) + 4·F   (the activation: 42 + 4·F, its window)
-			 * N scans created since the poll before, U scans not finished (the ones it may follow),
+			 * N scans created since the poll before (after a restart: since static data was last
+			 * saved), U scans not finished (the ones it may follow),
 			 * D how deep the oldest of them lies (it reads at most 40 pages down to followed scans),
 			 * F the injected faults' uses. Not the account's size.
 			 */
@@ -140,7 +144,11 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		if (hidden.length > 0) control.hideScans(hidden);
 		await poll(`poll ${index + 1}`, false, round.faults);
 		// n8n restarted: the static data as last saved (a poll that emitted nothing saved nothing).
-		if (round.restart) harness = await harness.restart();
+		if (round.restart) {
+			harness = await harness.restart();
+			// The next poll reads from the state last saved: every scan made since then is new to it.
+			seen = seenSaved;
+		}
 	}
 	if (hidden.length > 0) control.revealScans(hidden);
 	await poll('poll after the rounds', false, []);

@@ -177,6 +177,20 @@ describe('commit: what issue 25 added', () => {
 		expect(again.emit).toEqual([]);
 	});
 
+	test('a finished scan listed without every field: one the settings want waits for its read; one they leave out is settled', () => {
+		const brief = observe(
+			[
+				{ id: 11, status: 'completed' },
+				{ id: 12, status: 'failed' },
+			],
+			{ whole: new Set() },
+		);
+		const failedOnly = (scan: IDataObject) => scan.status === 'failed';
+		const result = commit(state(), brief, failedOnly, NOW);
+		expect(result.emit).toEqual([]);
+		expect(result.state.pending).toEqual([12]);
+	});
+
 	test('an unfinished scan below the horizon, not followed, above the first horizon: resurfaced and followed', () => {
 		const result = commit(
 			state(),
