@@ -1,7 +1,7 @@
 /**
  * Cases the generator found for Get Many and the poll trigger (issue 33 §5-§7), kept as tests.
  * `npm run invariants -- --kinds getMany,poll --runs 200 --seed 11` found the first, `--runs 300
- * --seed 22` (and 21) the second.
+ * --seed 22` (and 21) the second and the third.
  */
 import { replayCase } from './generator';
 
@@ -85,6 +85,70 @@ test('invariant 9: finished scans listed without every field that the settings l
 				hidden: 2,
 				faults: [{ on: 'listing', kind: 'drop', after: 0, times: 1 }],
 				restart: true,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);
+
+test('invariant 9: a backlog of finished scans listed without every field (25 read by ID a poll) is followed like unfinished ones, within the bound', async () => {
+	const finished = (count: number) => ({
+		count,
+		status: 'completed' as const,
+		template: 1 as const,
+	});
+	const broken = await replayCase({
+		kind: 'poll',
+		world: {
+			envelope: 'bare',
+			listedScans: 'brief',
+			duplicateCheck: 'afterLimits',
+			retryAfter: false,
+			pageEnd: 'last',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'extra',
+			storedFilename: 'asSent',
+			latencyMs: 3,
+			rateLimit: 12,
+			credits: 2000,
+			hourFill: 150,
+			history: [],
+			authHeader: 'authorization',
+		},
+		settings: {
+			events: ['scan.completed', 'scan.failed'],
+			includeValidationFailed: true,
+			splitIntoRows: false,
+			includeFullScan: false,
+		},
+		rounds: [
+			{ finished: [finished(60)], processing: 30, hidden: 2, faults: [], restart: false },
+			{
+				finished: [finished(26)],
+				processing: 2,
+				hidden: 0,
+				faults: [
+					{ on: 'listing', kind: 'status', status: 429, after: 0, times: 1 },
+					{ on: 'listing', kind: 'redirect', status: 301, to: 'same', after: 0, times: 1 },
+				],
+				restart: false,
+			},
+			{
+				finished: [],
+				processing: 30,
+				hidden: 0,
+				faults: [{ on: 'scanRead', kind: 'drop', after: 0, times: 3 }],
+				restart: true,
+			},
+			{
+				finished: [finished(3), finished(1)],
+				processing: 0,
+				hidden: 0,
+				faults: [
+					{ on: 'scanRead', kind: 'status', status: 404, retryAfter: 0, after: 2, times: 4 },
+				],
+				restart: false,
 			},
 		],
 	});

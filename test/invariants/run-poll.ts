@@ -56,9 +56,15 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		const scans = allScans(sandbox);
 		const fresh = scans.length - seen;
 		seen = scans.length;
-		const open = scans.filter((s) => !FINAL.includes(s.status));
+		// The scans the trigger may follow: unfinished ones, and finished ones it wants but has not
+		// emitted yet (a poll reads at most 25 listed without every field by ID; the others wait).
+		const open = scans.filter(
+			(s) =>
+				!FINAL.includes(s.status) ||
+				(s.id >= firstNew && wanted(c.settings, s.status) && !times[s.id]),
+		);
 		const unfinished = open.length;
-		// How deep the oldest unfinished scan lies (scans newer than it): the poll may read down to it.
+		// How deep the oldest of them lies (scans newer than it): the poll may read down to it.
 		const depth = open.length === 0 ? 0 : scans.length - open[0].id + 1;
 		schedule(sandbox, faults, []);
 		const logStart = control.requests().length;
@@ -99,7 +105,7 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 			 * Invariant 9, poll trigger: GET /scans requests of one poll at most
 			 *   2·(⌈(N + U)/25⌉ + 2) + min(40, ⌈D/25⌉) + 4·F   (the activation: 42 + 4·F, its window)
 			 * N scans created since the poll before (after a restart: since static data was last
-			 * saved), U scans not finished (the ones it may follow),
+			 * saved), U scans not finished or not emitted yet (the ones it may follow),
 			 * D how deep the oldest of them lies (it reads at most 40 pages down to followed scans),
 			 * F the injected faults' uses. Not the account's size.
 			 */
