@@ -1,7 +1,7 @@
 /**
  * Cases the generator found for Get Many and the poll trigger (issue 33 §5-§7), kept as tests.
  * `npm run invariants -- --kinds getMany,poll --runs 200 --seed 11` found the first, `--runs 300
- * --seed 22` (and 21) the second and the third.
+ * --seed 22` (and 21) the second, the third and the fourth.
  */
 import { replayCase } from './generator';
 
@@ -150,6 +150,55 @@ test('invariant 9: a backlog of finished scans listed without every field (25 re
 				],
 				restart: false,
 			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);
+
+test('invariant 8: a finished scan whose read by ID fails once (a redirect elsewhere) comes out once its back-off has passed', async () => {
+	const broken = await replayCase({
+		kind: 'poll',
+		world: {
+			envelope: 'data',
+			listedScans: 'brief',
+			duplicateCheck: 'afterLimits',
+			retryAfter: false,
+			pageEnd: 'empty',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'extra',
+			storedFilename: 'basename',
+			latencyMs: 0,
+			rateLimit: 200,
+			credits: 2000,
+			hourFill: 0,
+			history: [],
+			authHeader: 'authorization',
+		},
+		settings: {
+			events: ['scan.failed'],
+			includeValidationFailed: true,
+			splitIntoRows: false,
+			includeFullScan: false,
+		},
+		rounds: [
+			{
+				finished: [{ count: 26, status: 'failed', template: 1 }],
+				processing: 30,
+				hidden: 0,
+				faults: [],
+				restart: false,
+			},
+			{
+				finished: [],
+				processing: 0,
+				hidden: 0,
+				faults: [
+					{ on: 'scanRead', kind: 'redirect', status: 301, to: 'other', after: 0, times: 1 },
+				],
+				restart: false,
+			},
+			{ finished: [], processing: 0, hidden: 0, faults: [], restart: false },
 		],
 	});
 	expect(broken).toEqual([]);
