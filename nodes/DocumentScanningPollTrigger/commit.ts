@@ -30,7 +30,7 @@ function byCompletion(a: IDataObject, b: IDataObject): number {
 
 /**
  * A service that ignored `page` showed page 1 only. When that did not reach down to the horizon,
- * scans between them were not seen: the horizon stays below them (issue 25 §3).
+ * scans between them were not seen: the poll fails naming them (poll.ts).
  */
 export function heldBack(horizon: number, observation: Observation): boolean {
 	if (!observation.pageIgnored) return false;
@@ -79,7 +79,8 @@ export function commit(
 				else continue;
 			}
 		}
-		// A finished scan is emitted with its data: a brief listed record it takes waits for its GET (listing.ts).
+		// A finished scan is emitted with its data: a brief listed record waits for its GET
+		// (listing.ts); one the settings leave out is settled as listed.
 		if (!isFinal(scan) || (accept(scan) && !isFullScan(scan) && !observation.whole.has(id))) {
 			pending.add(id);
 			if (isUnlisted(scan) && isFollowDue(current, id, now)) unlisted.set(id, String(scan.status));
@@ -139,9 +140,7 @@ export function commit(
 	const drop = new Set(dropped);
 	pendingList = pendingList.filter((id) => !drop.has(id));
 
-	const horizon = heldBack(current.horizon, observation)
-		? current.horizon
-		: Math.max(current.horizon, observation.topId);
+	const horizon = Math.max(current.horizon, observation.topId);
 	const emittedList = [...current.emitted, ...emit.map((scan) => scanIdOf(scan)!)];
 	return {
 		state: {

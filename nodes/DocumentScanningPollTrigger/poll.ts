@@ -77,11 +77,12 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 	const { events, options } = settings(this);
 	const now = Date.now();
 	const observation = await observe(this, before, now, (scan) => accepts(scan, events, options));
+	if (heldBack(before.horizon, observation)) throw unreachable(this, before.horizon, observation);
 
 	// Commit against the state as it is now: an overlapping poll may have committed meanwhile.
 	const current = readState(staticData) ?? before;
 	const result = commit(current, observation, (scan) => accepts(scan, events, options), now);
-	logOutcome(this, result, observation, current.horizon);
+	logOutcome(this, result);
 	if (JSON.stringify(result.state) !== JSON.stringify(current))
 		writeState(staticData, result.state);
 	if (result.emit.length === 0) return null;
@@ -94,19 +95,23 @@ function pageIgnoredWords(listed: number): string {
 	return `${NAME}: GET /scans answered a page after page 1 with page 1's scans again: the service seems to ignore \`page\`, so only its newest scans could be listed (${listed} this time).`;
 }
 
-/** The warnings of one poll in n8n's log: what was given up, dropped, found late, or not listable. */
-function logOutcome(
-	ctx: IPollFunctions,
-	result: CommitResult,
-	observation: Observation,
-	horizon: number,
-): void {
-	if (heldBack(horizon, observation)) {
-		const listed = observation.listed;
-		ctx.logger.warn(
-			`${pageIgnoredWords(listed?.ids.size ?? 0)} Scans ${horizon + 1} to ${(listed?.low ?? horizon + 1) - 1} could not be listed and have not started the workflow; the trigger stays at scan ${horizon} and lists them once the service answers \`page\`.`,
-		);
-	}
+/**
+ * A service that ignores `page` showed fewer scans than were made since the last poll: the poll
+ * fails naming those it could not list, before it emits or commits anything (no silent loss).
+ */
+function unreachable(ctx: IPollFunctions, horizon: number, observation: Observation) {
+	const listed = observation.listed;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${pageIgnoredWords(listed?.ids.size ?? 0)} Scans ${horizon + 1} to ${(listed?.low ?? horizon + 1) - 1} could not be listed; nothing was emitted`,
+		{
+			description: `The trigger stays at scan ${horizon} and emits these scans and the newer ones once the service answers \`page\`. Poll more often, so that fewer than ${PAGE_SIZE} scans are made between two polls. To give these scans up, deactivate and activate the workflow: the trigger then starts from the newest scan.`,
+		},
+	);
+}
+
+/** The warnings of one poll in n8n's log: what was given up, dropped, found late. */
+function logOutcome(ctx: IPollFunctions, result: CommitResult): void {
 	for (const { id, status } of result.strange) {
 		ctx.logger.warn(
 			`${NAME}: scan ${id} shows status "${status}", which is not one the API lists; it is looked at again with back-off and given up after ${STUCK_MAX_FAILURES} looks unless it finishes`,

@@ -9,7 +9,7 @@
  *   parallel uploads whose rows become visible out of order). `GET /scans/{id}` still finds them;
  * - `pageWaits`: the request for one page is answered only after a request for another page was
  *   (pages read side by side, served out of order, without timing: a status change between the
- *   two then lands exactly between them).
+ *   two then lands exactly between them); once the other page was answered, it no longer waits.
  *
  * - `metaPages`: page `meta` (and `links`) report this many pages, whatever the account holds:
  *   a very large account read only at its top (e.g. 20,000 pages on page 1), or a count that is
@@ -45,12 +45,15 @@ export class ListingBehaviour {
 	private metaPages: number | null = null;
 	/** Resolves the waits for a page when a request for it is answered. */
 	private waiting = new Map<number, Array<() => void>>();
+	/** Pages answered since `pageWaits` was set: a page waits only until its other one was. */
+	private answeredPages = new Set<number>();
 
 	reset(): void {
 		this.pageEnd = 'empty';
 		this.ignorePage = false;
 		this.hidden.clear();
 		this.pageWaits = null;
+		this.answeredPages.clear();
 		this.metaPages = null;
 		for (const resolves of this.waiting.values()) for (const resolve of resolves) resolve();
 		this.waiting.clear();
@@ -82,6 +85,7 @@ export class ListingBehaviour {
 		if (spec.pageEnd !== undefined) this.pageEnd = spec.pageEnd;
 		if (spec.ignorePage !== undefined) this.ignorePage = spec.ignorePage;
 		if (waits !== undefined) this.pageWaits = waits === null ? null : { ...waits };
+		if (waits !== undefined) this.answeredPages.clear();
 	}
 
 	describe(): Required<ListingBehaviourSpec> & { hidden: number[] } {
@@ -102,6 +106,7 @@ export class ListingBehaviour {
 	async turn(page: number, sleep: (ms: number) => Promise<void>): Promise<void> {
 		if (this.pageWaits?.page !== page) return;
 		const other = this.pageWaits.for;
+		if (this.answeredPages.has(other)) return;
 		await Promise.race([
 			new Promise<void>((resolve) =>
 				this.waiting.set(other, [...(this.waiting.get(other) ?? []), resolve]),
@@ -112,6 +117,7 @@ export class ListingBehaviour {
 
 	/** A request for `page` was answered: the pages waiting for it go on. */
 	answered(page: number): void {
+		this.answeredPages.add(page);
 		const resolves = this.waiting.get(page) ?? [];
 		this.waiting.delete(page);
 		for (const resolve of resolves) resolve();

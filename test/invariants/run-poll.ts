@@ -1,9 +1,11 @@
 /**
  * Runs a poll case: the poll trigger activated in n8n-core's PollContext (test/support/
  * poll-harness.ts, which saves static data as n8n does), then rounds of scans appearing,
- * finishing, visible late, faults, polls and restarts, and two polls at the end. Counts in how
- * many polls each scan came out (invariant 8).
+ * finishing, visible late, faults, polls and restarts, and polls at the end until one emits
+ * nothing, then one more. Counts in how many polls each scan came out (invariant 8).
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { PollHarness } from '../support/poll-harness';
 import type { PollCase } from './cases';
@@ -45,6 +47,8 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 	const times: Record<number, number> = {};
 	let hidden: number[] = [];
 	let seen = allScans(sandbox).length;
+	/** `seen` when static data was last saved (n8n saves it at activation and when a poll emits). */
+	let seenSaved = seen;
 
 	const poll = async (
 		label: string,
@@ -54,9 +58,15 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		const scans = allScans(sandbox);
 		const fresh = scans.length - seen;
 		seen = scans.length;
-		const open = scans.filter((s) => !FINAL.includes(s.status));
+		// The scans the trigger may follow: unfinished ones, and finished ones it wants but has not
+		// emitted yet (a poll reads at most 25 listed without every field by ID; the others wait).
+		const open = scans.filter(
+			(s) =>
+				!FINAL.includes(s.status) ||
+				(s.id >= firstNew && wanted(c.settings, s.status) && !times[s.id]),
+		);
 		const unfinished = open.length;
-		// How deep the oldest unfinished scan lies (scans newer than it): the poll may read down to it.
+		// How deep the oldest of them lies (scans newer than it): the poll may read down to it.
 		const depth = open.length === 0 ? 0 : scans.length - open[0].id + 1;
 		// n8n polls at most once a minute: a minute passes before each poll, for the back-off of a
 		// scan whose read failed (state.ts `stuck`, first pause 1 min) as in n8n.
@@ -80,6 +90,7 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		wire.stop();
 		control.clearFaults();
 		const items = outcome.done ? outcome.value.items.map((item) => item.json) : [];
+		if (activation || items.length > 0) seenSaved = seen;
 		const error = outcome.done ? outcome.value.error : undefined;
 		for (const id of new Set(items.flatMap(scanIdsOf))) times[id] = (times[id] ?? 0) + 1;
 		const requests = control.requests().slice(logStart);
@@ -101,7 +112,8 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 			/**
 			 * Invariant 9, poll trigger: GET /scans requests of one poll at most
 			 *   2·(⌈(N + U)/25⌉ + 2) + min(40, ⌈D/25⌉) + 4·F   (the activation: 42 + 4·F, its window)
-			 * N scans created since the poll before, U scans not finished (the ones it may follow),
+			 * N scans created since the poll before (after a restart: since static data was last
+			 * saved), U scans not finished or not emitted yet (the ones it may follow),
 			 * D how deep the oldest of them lies (it reads at most 40 pages down to followed scans),
 			 * F the injected faults' uses. Not the account's size.
 			 */
@@ -146,10 +158,23 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		if (hidden.length > 0) control.hideScans(hidden);
 		await poll(`poll ${index + 1}`, false, round.faults);
 		// n8n restarted: the static data as last saved (a poll that emitted nothing saved nothing).
-		if (round.restart) harness = await harness.restart();
+		if (round.restart) {
+			harness = await harness.restart();
+			// The next poll reads from the state last saved: every scan made since then is new to it.
+			seen = seenSaved;
+		}
 	}
 	if (hidden.length > 0) control.revealScans(hidden);
+	// Later: the back-off after a scan's failed read (1 min, state.ts) has passed.
+	for (const entry of Object.values(
+		(harness.nodeStaticData.stuck ?? {}) as Record<string, IDataObject>,
+	))
+		entry.nextAt = 0;
 	await poll('poll after the rounds', false, []);
+	// A poll reads at most 25 finished scans listed without every field by ID (listing.ts); the
+	// others come out at the next polls: poll on while a poll emits (at most 10 more).
+	for (let more = 1; more <= 10 && executions[executions.length - 1].items.length > 0; more++)
+		await poll(`poll after the rounds (${more + 1})`, false, []);
 	await poll('last poll', false, []);
 
 	const expected = allScans(sandbox)

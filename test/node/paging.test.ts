@@ -89,11 +89,21 @@ for (const envelope of ['data', 'bare'] as const) {
 }
 
 describe('page cap', () => {
-	test('with meta: a listing over 400 pages fails at once, naming the cap and what to do', async () => {
+	test('a listing over 400 pages fails once 400 were read, naming the cap and what to do', async () => {
 		sb.get().control.seedScans({ count: 400 * 25 + 1 });
 		const result = await run(sb.env(), getAll());
 		expect(result.error?.message).toMatch(/more than 400 pages \(10000 records\)/);
 		expect(result.error?.description).toMatch(/Filters/);
-		expect(pagesRequested()).toEqual([1]);
+		expect(new Set(pagesRequested()).size).toBe(400);
+	});
+
+	test('the cap is on pages read: `meta` reporting 20,000 pages over 30 scans costs a round of pages', async () => {
+		const ids = sb.get().control.seedScans({ count: 30 });
+		sb.get().control.setListing({ metaPages: 20_000 });
+		const result = await run(sb.env(), getAll());
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((s) => s.id)).toEqual([...ids].reverse());
+		// Page 1, then 4 ahead (page 2 is short: the end).
+		expect(pagesRequested().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
 	});
 });

@@ -4,11 +4,12 @@
  *
  * - A page past the end answered 404 or 422, or with the last page again: the first activation
  *   and the polls go on as with an empty page.
- * - A server that ignores `page`: the poll emits what it could list (page 1), keeps its horizon
- *   below the scans it could not see, and says so in n8n's log; once the service pages again,
- *   the rest come out, each once.
+ * - A server that ignores `page`: a poll that cannot list every scan made since the last one
+ *   fails naming them, emits nothing and keeps its state; once the service pages again, they
+ *   all come out, each once (issue 33 §7).
  */
 import { PollContext } from 'n8n-core';
+import type { NodeOperationError } from 'n8n-workflow';
 
 import { type Sandbox } from '../../sandbox/server';
 import { emittedIds, makePoll, seed, usePollSandbox } from './helpers';
@@ -40,8 +41,7 @@ for (const envelope of ['data', 'bare'] as const) {
 	}
 }
 
-test('a server that ignores page: 25 of 30 new scans come out, the horizon stays, a warning says why; the other 5 once it pages', async () => {
-	const warn = logWarnings();
+test('a server that ignores page, 30 new scans: the poll fails naming the 5 it could not list and emits nothing; once it pages, all 30 come out once', async () => {
 	sandbox.control.reset({ envelope: 'bare' });
 	const trigger = await makePoll(sandbox);
 	seed(sandbox, 3);
@@ -49,21 +49,25 @@ test('a server that ignores page: 25 of 30 new scans come out, the horizon stays
 	const horizon = trigger.nodeStaticData.horizon as number;
 	sandbox.control.setListing({ ignorePage: true });
 	const fresh = seed(sandbox, 30);
-	const first = emittedIds(await trigger.poll());
-	expect(first.sort((a, b) => a - b)).toEqual(fresh.slice(5));
-	expect(trigger.nodeStaticData.horizon).toBe(horizon);
-	expect(warn).toHaveBeenCalledWith(
-		expect.stringMatching(
+	for (let i = 0; i < 2; i++) {
+		// Every poll says so (n8n records a failed execution), and nothing is emitted or committed.
+		const error = await trigger.poll().then(
+			() => undefined,
+			(thrown: Error) => thrown,
+		);
+		expect(error?.message).toMatch(
 			new RegExp(
-				`answered a page after page 1 with page 1's scans again: the service seems to ignore \`page\`.*Scans ${horizon + 1} to ${fresh[4]} could not be listed`,
+				`seems to ignore \`page\`.*Scans ${horizon + 1} to ${fresh[4]} could not be listed; nothing was emitted`,
 			),
-		),
-	);
-	// Nothing twice while the service still ignores page.
-	expect(await trigger.poll()).toBeNull();
+		);
+		expect((error as NodeOperationError).description).toMatch(
+			new RegExp(`stays at scan ${horizon}.*Poll more often.*deactivate and activate`),
+		);
+		expect(trigger.nodeStaticData.horizon).toBe(horizon);
+	}
 
 	sandbox.control.setListing({ ignorePage: false });
-	expect(emittedIds(await trigger.poll()).sort((a, b) => a - b)).toEqual(fresh.slice(0, 5));
+	expect(emittedIds(await trigger.poll()).sort((a, b) => a - b)).toEqual(fresh);
 	expect(trigger.nodeStaticData.horizon).toBe(Math.max(...fresh));
 	expect(await trigger.poll()).toBeNull();
 });

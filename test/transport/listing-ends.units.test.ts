@@ -1,11 +1,14 @@
 /**
  * Unit tests of the page-end, count-check and coverage rules of the listing reader
- * (listingEnds.ts, listingRepair.ts `provesAll`, listingCoverage.ts), importing the sources so
+ * (listingEnds.ts, listingRepair.ts `provesAll`, listingCoverage.ts `gapBelow` and `around`), importing the sources so
  * that mutation testing sees them. Pages are built by hand; the only fake is the re-read.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { uncoveredFloor } from '../../nodes/shared/transport/listingCoverage';
+import { around, gapBelow } from '../../nodes/shared/transport/listingCoverage';
+
+const proves = (reads: Read[], check: Read, size: number) =>
+	around(reads, check).again >= (check.pageNumber - 1) * size;
 import { classifyRepeat, contradictedEnd } from '../../nodes/shared/transport/listingEnds';
 import type { Read } from '../../nodes/shared/transport/listingPages';
 import { provesAll } from '../../nodes/shared/transport/listingRepair';
@@ -168,40 +171,69 @@ describe('provesAll (the check read of the chain’s last page)', () => {
 	});
 });
 
-describe('uncoveredFloor (a filtered listing whose records may leave)', () => {
+describe('gapBelow and proves (a filtered listing whose records may join and leave)', () => {
+	const none = new Set<Read>();
+	const gap = (chain: Read[], need = -Infinity, end?: Read, proven = none) =>
+		gapBelow(chain, proven, end, need, 25);
+
 	test('neighbouring IDs across every boundary and an end page: nothing open', () => {
-		const chain = [page(1, desc(60, 36)), page(2, desc(35, 11)), page(3, desc(10, 1))];
-		expect(uncoveredFloor(chain, chain[2], -Infinity)).toBeUndefined();
+		expect(gap([page(1, desc(60, 36)), page(2, desc(35, 11)), page(3, desc(10, 1))])).toBe(
+			undefined,
+		);
 	});
 
-	test('a gap between two pages: read the listing without the filter down to its lower side', () => {
-		const chain = [page(1, desc(60, 36)), page(2, desc(34, 10)), page(3, desc(9, 1))];
-		expect(uncoveredFloor(chain, chain[2], -Infinity)).toBe(34);
+	test('a gap between two pages: the page below it is the check', () => {
+		expect(gap([page(1, desc(60, 36)), page(2, desc(34, 10)), page(3, desc(9, 1))])).toBe(2);
 	});
 
-	test('several gaps: down to the lowest', () => {
+	test('several gaps: the page below the lowest (its check covers every gap above)', () => {
 		const chain = [page(1, desc(90, 66)), page(2, desc(60, 36)), page(3, desc(30, 21))];
-		expect(uncoveredFloor(chain, chain[2], -Infinity)).toBe(30);
+		expect(gap(chain)).toBe(3);
 	});
 
-	test('an empty end page leaves the bottom open: the whole listing without the filter', () => {
+	test('an empty end page leaves the bottom open: the empty page is the check; a clamped end closes it', () => {
 		const chain = [page(1, desc(50, 26)), page(2, desc(25, 1)), page(3, [])];
-		expect(uncoveredFloor(chain, chain[2], -Infinity)).toBe(-Infinity);
+		expect(gap(chain)).toBe(3);
+		expect(gap(chain.slice(0, 2), -Infinity, chain[1])).toBeUndefined();
 	});
 
 	test('with a limit, gaps below what is needed do not matter, nor the bottom', () => {
 		const chain = [page(1, desc(60, 36)), page(2, desc(30, 6))];
-		expect(uncoveredFloor(chain, undefined, 36)).toBeUndefined();
-		expect(uncoveredFloor(chain, undefined, 10)).toBe(30);
+		expect(gap(chain, 36)).toBeUndefined();
+		expect(gap(chain, 10)).toBe(2);
 	});
 
-	test('an empty listing covers everything; page 1 without IDs covers nothing', () => {
-		expect(uncoveredFloor([page(1, [])], page(1, []), -Infinity)).toBeUndefined();
-		expect(uncoveredFloor([page(1, [null, null])], undefined, -Infinity)).toBe(-Infinity);
+	test('an empty listing or a short page 1 covers everything; a full page 1 without IDs nothing', () => {
+		expect(gap([page(1, [])])).toBeUndefined();
+		expect(gap([page(1, [null, null])])).toBeUndefined();
+		expect(gap([page(1, Array<null>(25).fill(null)), page(2, [])])).toBe(1);
 	});
 
 	test('overlapping pages (records moved down between reads) leave no gap', () => {
-		const chain = [page(1, desc(60, 36)), page(2, desc(38, 14)), page(3, desc(15, 1))];
-		expect(uncoveredFloor(chain, chain[2], -Infinity)).toBeUndefined();
+		expect(gap([page(1, desc(60, 36)), page(2, desc(38, 14)), page(3, desc(15, 1))])).toBe(
+			undefined,
+		);
+	});
+
+	test('a proven check covers every ID above it', () => {
+		const chain = [page(1, desc(90, 66)), page(2, desc(60, 36)), page(3, desc(30, 21))];
+		const check = page(3, desc(30, 21));
+		expect(gap([...chain, check], -Infinity, undefined, new Set([check]))).toBeUndefined();
+	});
+
+	test('proves: as many records above the check, read before it and again after it, unchanged', () => {
+		const before = [page(1, desc(60, 36)), page(2, desc(34, 10))];
+		const check = page(3, []);
+		const again = [page(1, desc(60, 36)), page(2, desc(34, 10))];
+		expect(proves([...before, check, ...again], check, 25)).toBe(true);
+		// One record above left after the check was read: 49 of 50 are known listed at its time.
+		const lost = [page(1, desc(60, 36)), page(2, desc(34, 11))];
+		expect(proves([...before, check, ...lost], check, 25)).toBe(false);
+		// A record read only after the check may have joined after it.
+		expect(proves([before[0], check, ...again], check, 25)).toBe(false);
+		// A record processed again between the reads (a new updated_at) proves nothing.
+		const changed = page(1, desc(60, 36));
+		changed.items[3] = { id: 57, updated_at: 'later' };
+		expect(proves([...before, check, changed, again[1]], check, 25)).toBe(false);
 	});
 });

@@ -2,8 +2,9 @@
  * A simulated Document Scanning service for the property tests of listings (issue 25 §8): what
  * the spec allows, not only scans added at the top.
  *
- * - scans have growing IDs, a template and a status that only moves forward (uploaded →
- *   processing → completed / validation_failed / failed);
+ * - scans have growing IDs, a template and a status that moves forward (uploaded → processing →
+ *   completed / validation_failed / failed), and a finished scan may be processed again (it takes
+ *   any final status); every change gives the scan a new `updated_at`;
  * - a scan may be hidden from listings and become visible later (IDs visible out of order);
  * - `GET /scans` filters by status and template, newest first, 25 a page, as a bare array or
  *   `{data, meta}`; a page past the end is empty, 404, 422, the last page again, or `page` is
@@ -26,6 +27,8 @@ export interface Scan {
 	template: number;
 	status: string;
 	visible: boolean;
+	/** Changes so far (listed as `updated_at`). */
+	updated: number;
 }
 
 export interface ServiceEvent {
@@ -33,7 +36,7 @@ export interface ServiceEvent {
 	create: Array<{ status: number; hidden: boolean; template: number }>;
 	/** Indexes (mod the number of scans) of hidden scans to reveal. */
 	reveal: number[];
-	/** Indexes (mod the number of scans) of scans whose status moves one step on. */
+	/** Indexes (mod the number of scans) of scans whose status moves one step on (a finished one: processed again). */
 	advance: number[];
 }
 
@@ -50,8 +53,7 @@ const FINAL = new Set(['completed', 'validation_failed', 'failed']);
 
 function next(status: string, pick: number): string {
 	if (status === 'uploaded') return 'processing';
-	if (status === 'processing') return ['completed', 'validation_failed', 'failed'][pick % 3];
-	return status;
+	return ['completed', 'validation_failed', 'failed'][pick % 3];
 }
 
 async function ticks(n: number) {
@@ -75,8 +77,9 @@ export class Service {
 	readonly scans: Scan[] = [];
 	/** Requests served so far. */
 	served = 0;
-	/** How many records each listing served held (all pages of it). */
+	/** How many records each listing served held (all pages of it); `unfiltered`: without filters. */
 	readonly sizes = new Set<number>();
+	readonly unfiltered = new Set<number>();
 	private requested = 0;
 	private watchers: Array<{ filter: Filter; always?: Set<number>; ever: Set<number> }> = [];
 
@@ -94,6 +97,7 @@ export class Service {
 			template: input.template,
 			status: STATUSES[input.status % 3],
 			visible: !input.hidden,
+			updated: 0,
 		});
 	}
 
@@ -110,6 +114,7 @@ export class Service {
 		for (const index of event.advance) {
 			const scan = this.scans[index % count];
 			scan.status = next(scan.status, index);
+			scan.updated++;
 		}
 	}
 
@@ -146,8 +151,10 @@ export class Service {
 		const all = this.scans
 			.filter((s) => matches(s, filter))
 			.sort((a, b) => b.id - a.id)
-			.map((s) => ({ id: s.id, status: s.status, template_id: s.template }));
+			.map((s) => ({ id: s.id, status: s.status, template_id: s.template, updated_at: s.updated }));
 		this.sizes.add(all.length);
+		if (filter.status === undefined && filter.template === undefined)
+			this.unfiltered.add(all.length);
 		const lastPage = Math.max(1, Math.ceil(all.length / PAGE));
 		let page = Number(query.page ?? 1);
 		if (this.spec.pageEnd === 'ignore') page = 1;

@@ -209,8 +209,8 @@ describe('readListing: how pages are read', () => {
 		}));
 		const result = await readListing(opts);
 		expect(ids(result.records)).toEqual(desc(PAGE * 15, 1));
-		// Page 2 as planned, then 4 ahead (3-6), 8 (7-14), 8 (15-22, page 16 empty); no gap to repair.
-		expect(opts.calls.widths).toEqual([1, 4, 8, 8]);
+		// Page 2 as planned, then 8 ahead (3-10), 8 (11-18, page 16 empty); no gap to repair.
+		expect(opts.calls.widths).toEqual([1, 8, 8]);
 	});
 
 	test('sequential: one page a round', async () => {
@@ -331,12 +331,20 @@ describe('readListing: limits and bounds', () => {
 		expect(exact.records).toHaveLength(6 * PAGE);
 	});
 
-	test('a page count above maxPages fails before reading further (not with a limit, a bound or one page)', async () => {
+	test('a page count above maxPages: the cap is on pages read, not pages reported (`meta` may report any count)', async () => {
 		const { fetchPage, pages } = service(PAGE * 10, 'data');
 		await expect(readListing(options(fetchPage, { maxPages: 3 }))).rejects.toThrow(
 			'too many pages',
 		);
-		expect(pages).toEqual([1]);
+		expect(pages).toEqual([1, 2, 3]);
+		const reported = service(PAGE + 5, 'data');
+		const small = await readListing(
+			options(async (n) => ({ ...(await reported.fetchPage(n)), meta: { last_page: 20_000 } }), {
+				maxPages: 3,
+			}),
+		);
+		expect(small.records).toHaveLength(PAGE + 5);
+		expect(reported.pages).toEqual([1, 2, 3]);
 		const atCount = service(PAGE * 3, 'data');
 		expect((await readListing(options(atCount.fetchPage, { maxPages: 3 }))).records).toHaveLength(
 			75,

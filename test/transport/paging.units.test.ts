@@ -5,16 +5,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiContext } from '../../nodes/shared/transport';
+import { pageCountOf as countOf } from '../../nodes/shared/transport/listingPages';
 import {
 	MAX_PAGES,
 	PAGE_CONCURRENCY,
 	PAGE_LOOKAHEAD,
-	pageCountOf,
 	readPages,
 	restless,
 } from '../../nodes/shared/transport/paging';
 
 const PAGE = 25;
+const pageCountOf = (page: Parameters<typeof countOf>[0]) => countOf(page, PAGE);
 const node = {
 	id: '1',
 	name: 'Scans',
@@ -93,7 +94,7 @@ test('a bare listing, with a limit', async () => {
 });
 
 test('pages are read side by side: at most `concurrency` (default 8) at a time', async () => {
-	const all = records(PAGE * 12);
+	const all = records(PAGE * 20);
 	const first = context(enveloped(all));
 	await readPages.call(first.ctx, '/scans', {});
 	expect(first.maxInFlight()).toBe(PAGE_CONCURRENCY);

@@ -4,7 +4,10 @@
  */
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
 import { unwrapList, unwrapRecord } from '../../nodes/shared/transport';
-import { isLastPage } from '../../nodes/shared/transport/paging';
+import { saysLastPage } from '../../nodes/shared/transport/listingPages';
+
+const isLastPage = (page: Parameters<typeof saysLastPage>[0], n: number) =>
+	saysLastPage(page, n, 25);
 import { isApiErrorBody } from '../../nodes/shared/transport/baseUrl';
 import { runNode } from '../support/run-node';
 

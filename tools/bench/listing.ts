@@ -1,6 +1,7 @@
 /**
  * Requests of listings that change while they are read (issue 25): Scan → Get Many by status,
- * with nothing changing and with one change during the listing, and the poll trigger's polls
+ * with nothing changing and with one change during the listing, by account size (issue 33 §6:
+ * the requests must not grow with the account), and the poll trigger's polls
  * for followed scans and late scans. Through n8n-core's engine (runNode, PollHarness) against
  * the sandbox in process; counts the API requests the sandbox saw. Prints figures; asserts
  * nothing. Run the same file on an older build to compare (the figures are requests, not times).
@@ -89,6 +90,34 @@ const GET_MANY: Case[] = [
 	},
 ];
 
+/** Issue 33 §6: Status = processing over accounts of growing size (the requests must not grow). */
+const BY_SIZE: Array<{ name: string; setup: (sandbox: Sandbox, size: number) => void }> = [
+	{
+		name: '26 processing above the account, one finished among them',
+		setup: (sandbox, size) => {
+			seed(sandbox, size, 'completed');
+			seed(sandbox, 1, 'processing');
+			seed(sandbox, 1, 'completed');
+			seed(sandbox, 25, 'processing');
+		},
+	},
+	{
+		name: 'one old stuck processing scan under the account, 25 recent',
+		setup: (sandbox, size) => {
+			seed(sandbox, 1, 'processing');
+			seed(sandbox, size, 'completed');
+			seed(sandbox, 25, 'processing');
+		},
+	},
+	{
+		name: 'exactly 25 processing above the account',
+		setup: (sandbox, size) => {
+			seed(sandbox, size, 'completed');
+			seed(sandbox, 25, 'processing');
+		},
+	},
+];
+
 async function getManyRequests(sandbox: Sandbox, envelope: 'data' | 'bare', item: Case) {
 	sandbox.control.reset({ envelope });
 	const filters = item.setup(sandbox);
@@ -142,6 +171,24 @@ export async function main(): Promise<void> {
 				);
 			}
 			console.log(`  ${item.name}: ${cells.join('; ')}`);
+		}
+		console.log('Scan → Get Many, Status = processing, Return All, by account size: API requests:');
+		for (const shape of BY_SIZE) {
+			const cells = [];
+			for (const size of [100, 2_000, 10_000])
+				for (const envelope of ['data', 'bare'] as const) {
+					const figure = await getManyRequests(sandbox, envelope, {
+						name: shape.name,
+						setup: (box) => {
+							shape.setup(box, size);
+							return { status: 'processing' };
+						},
+					});
+					cells.push(
+						`${size} ${envelope} ${figure.requests}${figure.error ? ` (error: ${figure.error})` : ''}`,
+					);
+				}
+			console.log(`  ${shape.name}: ${cells.join('; ')}`);
 		}
 		console.log('Poll trigger, 500 older scans:');
 		for (const followed of [60, 200]) console.log(`  ${await pollRequests(sandbox, followed)}`);

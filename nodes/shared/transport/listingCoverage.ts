@@ -1,53 +1,123 @@
-import type { Read } from './listingPages';
-import { idsOf } from './listingPages';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { InParallel, Read } from './listingPages';
+import { idsOf, isEndPage, recordId } from './listingPages';
 
 /**
- * What the pages of a listing whose records may also leave (a status filter of `uploaded` or
- * `processing`: scans move on) prove, and what they leave open.
+ * A listing whose records may join and leave while it is read (any status filter: scans move
+ * on from `uploaded` and `processing`, and a finished scan processed again leaves its final
+ * status). Ordered by ID, so a page read at time t holds every record listed at t with an ID
+ * between its lowest and highest; page 1 every ID above, a page that ends the listing every ID
+ * below. What no page covers is a gap: a record listed throughout may have slipped across a
+ * page boundary there while records above it left.
  *
- * The listing is ordered by ID. A page read at time t holds a run of neighbouring records of the
- * listing at t, so every record listed at t with an ID between the page's lowest and highest is
- * on it. A record listed throughout is therefore read if its ID lies within a page's ID range;
- * beyond that page 1 covers every ID above its lowest, and the page that ends the listing
- * (non-empty: short, or its `meta` / `links` say so) every ID below its highest. What no page
- * covers is a gap: records may have left above it while it was read and moved records across a
- * page boundary unseen. Gaps are closed by a listing that only gains records (the same listing
- * without the status filter), read down to the gap and filtered locally (paging.ts).
- *
- * IDs are integers: two pages whose IDs are neighbours (40 and 39) leave no gap.
+ * Page q read at time t (the check) holds the positions after (q-1)·size, so at t exactly
+ * (q-1)·size records are listed above its highest ID (at most that many when it is empty). When
+ * as many records above it were read before t and again after t, unchanged (same `status` and
+ * `updated_at`: a scan that changes status gets a new one), those are all of them: every record
+ * listed at t above page q was read (`around`), and the page below the lowest gap closes every gap. The
+ * cost is the filtered pages above it read once more, never the account. A check that fails
+ * (records above it changed meanwhile) is tried again, at most `rounds` times, then
+ * `restless()` says so.
  */
 
+/** The ID range each read covers: page 1 upwards, an end page (or `end`) downwards, a check that proves upwards. */
+function spans(reads: Read[], proven: Set<Read>, end: Read | undefined, pageSize: number) {
+	return reads.flatMap((read) => {
+		const ids = idsOf(read);
+		const down = read === end || isEndPage(read, read.pageNumber, pageSize);
+		const up = read.pageNumber === 1 || proven.has(read);
+		if (ids.length === 0) return up && down ? [{ low: -Infinity, high: Infinity, page: 1 }] : [];
+		const low = down ? -Infinity : Math.min(...ids);
+		return [{ low, high: up ? Infinity : Math.max(...ids), page: read.pageNumber }];
+	});
+}
+
 /**
- * The ID down to which a listing without the filter must be read to close every gap: undefined
- * when the pages leave none; -Infinity when the bottom is open (the listing ended on an empty
- * page, so no page covers its oldest records). `need`: gaps entirely below it do not matter
- * (a limit was reached there); the bottom matters only when the listing was read to its end.
+ * The page below the lowest gap above `need` (records below it are not needed), or undefined
+ * when the reads cover every ID down to `need`. The bottom is open (the last page read is the
+ * check) when no read covers downwards: the listing ended on an empty page.
  */
-export function uncoveredFloor(
-	chain: Read[],
-	endPage: Read | undefined,
+export function gapBelow(
+	reads: Read[],
+	proven: Set<Read>,
+	end: Read | undefined,
 	need: number,
+	pageSize: number,
 ): number | undefined {
-	const first = chain[0];
-	const firstIds = idsOf(first);
-	if (first.items.length === 0) return undefined;
-	if (firstIds.length === 0) return -Infinity;
-	// Intervals of covered IDs, [low, high]; page 1 covers upwards, the end page downwards.
-	const spans = chain
-		.map((page) => idsOf(page))
-		.filter((ids) => ids.length > 0)
-		.map((ids) => ({ low: Math.min(...ids), high: Math.max(...ids) }));
-	spans[0].high = Infinity;
-	const endIds = endPage ? idsOf(endPage) : [];
-	if (endPage && endIds.length > 0) spans.push({ low: -Infinity, high: Math.max(...endIds) });
-	spans.sort((a, b) => b.high - a.high);
-	let covered = spans[0].low;
-	let floor: number | undefined;
-	for (const span of spans.slice(1)) {
+	if (reads[0].items.length === 0) return undefined;
+	const all = spans(reads, proven, end, pageSize).sort((a, b) => b.high - a.high);
+	if (all[0]?.high !== Infinity) return 1;
+	let covered = all[0].low;
+	let page: number | undefined;
+	for (const span of all.slice(1)) {
 		if (covered <= need) break;
-		if (covered - span.high > 1) floor = span.high;
+		if (covered - span.high > 1) page = span.page;
 		covered = Math.min(covered, span.low);
 	}
-	if (covered > need && endPage !== undefined && covered > -Infinity) return -Infinity;
-	return floor;
+	return covered > need ? Math.max(...reads.map((read) => read.pageNumber)) : page;
+}
+
+const version = (record: IDataObject) => `${String(record.status)} ${String(record.updated_at)}`;
+
+/**
+ * The records above `check`'s highest ID read before it was sent, and how many of them were read
+ * again after it came back, unchanged: listed when it was read.
+ */
+export function around(reads: Read[], check: Read): { before: number; again: number } {
+	const top = Math.max(-Infinity, ...idsOf(check));
+	const before = new Map<number, string>();
+	const again = new Set<number>();
+	for (const after of [false, true])
+		for (const read of reads.filter((r) =>
+			after ? r.sent > check.received : r.received < check.sent,
+		))
+			for (const record of read.items) {
+				const id = recordId(record);
+				if (id === undefined || id <= top) continue;
+				if (!after) before.set(id, version(record));
+				else if (before.get(id) === version(record)) again.add(id);
+			}
+	return { before: before.size, again: again.size };
+}
+
+/**
+ * Checks the page below the lowest gap and reads the pages above it again, until no gap above
+ * `need` is left; returns every read (the chain's first). The chain's page is the first check
+ * when as many records above it were read before it; otherwise the page is read once more.
+ */
+export async function closeGaps(
+	chain: Read[],
+	end: Read | undefined,
+	need: number,
+	read: (pageNumber: number) => Promise<Read>,
+	options: {
+		pageSize: number;
+		rounds: number;
+		restless: () => Error;
+		inParallel: InParallel;
+		concurrency: number;
+	},
+): Promise<Read[]> {
+	const reads = [...chain];
+	const proven = new Set<Read>();
+	for (let round = 0; ; round++) {
+		const page = gapBelow(reads, proven, end, need, options.pageSize);
+		if (page === undefined) return reads;
+		if (round === options.rounds) throw options.restless();
+		// A server sending more than it says never makes the count look complete.
+		const size = Math.max(options.pageSize, ...reads.map((r) => r.items.length));
+		let check = round === 0 ? chain.find((r) => r.pageNumber === page) : undefined;
+		if (!check || around(reads, check).before < (page - 1) * size) {
+			check = await read(page);
+			reads.push(check);
+		}
+		const above = await options.inParallel(
+			page - 1,
+			options.concurrency,
+			async (i) => await read(i + 1),
+		);
+		reads.push(...above);
+		if (around(reads, check).again >= (page - 1) * size) proven.add(check);
+	}
 }

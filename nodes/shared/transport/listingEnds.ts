@@ -20,8 +20,9 @@ import { pageCountOf, positive, sameRecords } from './listingPages';
  * - **A server that ignores `page`** (every page is page 1): a page after page 1 holds
  *   exactly what page 1, read again now, holds, or `meta` names page 1 for another page that
  *   it says exists. Nothing beyond page 1 can be read: `ignored`, for the caller to say so (Get
- *   Many fails, the poll trigger keeps its horizon and logs). A server with exactly one full
- *   page that repeats it past the end looks the same without `meta`; the caller's words name both.
+ *   Many fails, the poll trigger fails the poll). A server with exactly one full page that
+ *   repeats it past the end looks the same without `meta`: for a filtered listing, `pages`
+ *   (the listing without filters paging) tells it apart; otherwise the caller's words name both.
  * - Otherwise the records all read before are a shift (records were added above): `shifted`.
  */
 
@@ -35,6 +36,7 @@ export async function classifyRepeat(
 	page: Read,
 	before: Read,
 	read: (pageNumber: number) => Promise<Read>,
+	pages?: () => Promise<boolean>,
 ): Promise<RepeatKind> {
 	const current = positive(page.meta?.current_page ?? page.meta?.page);
 	if (current !== undefined) {
@@ -46,7 +48,7 @@ export async function classifyRepeat(
 	// Page 1 again first: a server that ignores `page` also repeats the page before, and when a
 	// record joined between page 1 and page 2, page 2 and 3 are equal but differ from page 1's
 	// first read.
-	if (sameRecords(await read(1), page)) return 'ignored';
+	if (sameRecords(await read(1), page)) return (await pages?.()) ? 'clamped' : 'ignored';
 	if (before.pageNumber > 1 && sameRecords(page, before))
 		return sameRecords(await read(before.pageNumber), before) ? 'clamped' : 'shifted';
 	return 'shifted';

@@ -8,7 +8,7 @@ import type { ApiContext } from './types';
  * server did and what to do. Nothing of a listing cut short is output (no silent loss).
  */
 
-/** Pages kept answering with records already read, and page 1 said the server does page. */
+/** Pages kept answering with records already read, or status-filter checks kept failing (listingCoverage.ts). */
 export function restless(ctx: ApiContext, path: string, itemIndex?: number): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
@@ -16,7 +16,7 @@ export function restless(ctx: ApiContext, path: string, itemIndex?: number): Nod
 		{
 			itemIndex,
 			description:
-				'Several pages in a row held only records already read: more records were being added than could be paged through. Run the node again when fewer documents are being uploaded.',
+				'Several pages in a row held only records already read, or scans listed above a page kept changing status while the pages were checked: the listing changed faster than it could be read. Run the node again when fewer documents are being uploaded or processed.',
 		},
 	);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { uncoveredFloor } from './listingCoverage';
+import { closeGaps } from './listingCoverage';
 import { classifyRepeat, contradictedEnd } from './listingEnds';
 import type { InParallel, ListingPage, Read } from './listingPages';
 import { idsOf, isEndPage, pageCountOf, pageSizeOf, recordId } from './listingPages';
@@ -20,15 +20,16 @@ import { joins, merge, provesAll, repairGaps } from './listingRepair';
  *   A page past the end may also come as 404 / 422 (read as empty), as the last page again, or
  *   the server may ignore `page` altogether: listingEnds.ts tells them apart, and `pageIgnored`
  *   says when nothing beyond page 1 could be read.
- * - **A listing that only gains records** (`changes: 'grows'`, the default: no filter, a
- *   template, or a final status; records join at the top or, visible late, in the middle):
+ * - **A listing that only gains records** (`changes: 'grows'`, the default: no filter or a
+ *   template; records join at the top or, visible late, in the middle):
  *   pages read one after the other miss nothing; pages read side by side are checked and their
  *   gaps repaired (listingRepair.ts).
- * - **A listing whose records may also leave** (`changes: 'any'`: the status filters `uploaded`
- *   and `processing`): `uncovered` gives the ID down to which the same listing without the
- *   filter must be read to close the gaps between pages (listingCoverage.ts; paging.ts reads it).
+ * - **A listing whose records may also leave** (`changes: 'any'`: every status filter): the
+ *   gaps between pages are closed by checking the page below them and reading the pages above
+ *   it again (listingCoverage.ts).
  * - **A listing that moves faster than it is read**: more than `MAX_REPEATS` pages in a row of
- *   records all read before fail with `restless()`, never a silent stop.
+ *   records all read before, or as many failed checks, fail with `restless()`, never a silent
+ *   stop.
  *
  * Records are output once each (by `id`), in page order. Records without a usable `id` are
  * kept as they come.
@@ -57,6 +58,8 @@ export interface ListingReadOptions {
 	stopAfter?: (items: IDataObject[]) => boolean;
 	/** How the listing may change while it is read (see above); default 'grows'. */
 	changes?: 'grows' | 'any';
+	/** Whether another listing shows that the server pages (listingEnds.ts: clamped or ignored). */
+	pages?: () => Promise<boolean>;
 	tooManyPages: () => Error;
 	restless: () => Error;
 	/**
@@ -82,11 +85,6 @@ export interface ListingResult {
 	 * repeats it past the end). Only page 1's records were read.
 	 */
 	pageIgnored: boolean;
-	/**
-	 * `changes: 'any'` only: the listing without the filter must be read down to a page holding
-	 * an ID at or below this one (-Infinity: to its end) to close the gaps; undefined: no gap.
-	 */
-	uncovered?: number;
 	/** Requests sent. */
 	requests: number;
 }
@@ -133,19 +131,8 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	};
 
 	let ending = endingOf(first);
+	// The cap is on pages read, not on pages `meta` reports: it may report any count.
 	const count = pageCountOf(first, pageSize);
-	// A listing already longer than the bound fails before reading it, unless a limit or
-	// `stopAfter` may end it earlier: the cap is on pages read, not pages reported.
-	if (
-		ending === undefined &&
-		count !== undefined &&
-		count > options.maxPages &&
-		options.atMaxPages === 'error' &&
-		options.limit === undefined &&
-		options.stopAfter === undefined
-	) {
-		throw options.tooManyPages();
-	}
 	let next = 2;
 	let ahead = 4;
 	let repeats = 0;
@@ -155,12 +142,10 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 			ending = 'capped';
 			break;
 		}
-		let width = options.sequential
-			? 1
-			: count !== undefined && next <= count
-				? count - next + 1
-				: Math.min(ahead, options.lookahead);
-		if (count === undefined || next > count) ahead *= 2;
+		// 4 pages ahead, then twice as many each round up to `lookahead`, never past the end `meta` says.
+		let width = options.sequential ? 1 : Math.min(ahead, options.lookahead);
+		ahead *= 2;
+		if (count !== undefined && next <= count) width = Math.min(width, count - next + 1);
 		width = Math.min(width, options.maxPages - next + 1);
 		if (options.limit !== undefined)
 			width = Math.min(width, Math.max(1, Math.ceil((options.limit - unique) / pageSize)));
@@ -176,7 +161,7 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 				ids.length === page.items.length &&
 				ids.every((id) => seen.has(id));
 			if (repeat) {
-				const kind = await classifyRepeat(page, chain[chain.length - 1], read);
+				const kind = await classifyRepeat(page, chain[chain.length - 1], read, options.pages);
 				if (kind !== 'shifted') {
 					ending = kind;
 					break;
@@ -216,19 +201,23 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		pageIgnored: ending === 'ignored',
 		reachedEnd: toEnd,
 	};
-	const merged = ending === 'limit' || !grows ? merge(chain, new Map(), options.limit) : [];
 	const need =
 		ending === 'limit'
-			? lowestId(merged)
+			? lowestId(merge(chain, new Map(), options.limit))
 			: toEnd && last.items.length === 0
 				? -Infinity
 				: lowestId(last.items);
 
 	if (!grows) {
-		const uncovered = result.pageIgnored
-			? undefined
-			: uncoveredFloor(chain, toEnd ? last : undefined, toEnd ? -Infinity : need);
-		return { ...result, records: merged, uncovered, requests };
+		const reads = result.pageIgnored
+			? chain
+			: await closeGaps(chain, toEnd ? last : undefined, toEnd ? -Infinity : need, read, {
+					...options,
+					pageSize,
+					rounds: MAX_REPEATS,
+				});
+		// The latest read of each record wins (a scan processed again has new data).
+		return { ...result, records: merge([...reads].reverse(), new Map(), options.limit), requests };
 	}
 
 	let open: number[] = [];

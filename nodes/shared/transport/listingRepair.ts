@@ -1,11 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { InParallel, ListingPage, Read } from './listingPages';
+import { around } from './listingCoverage';
 import { idsOf, isEndPage, overlaps, recordId } from './listingPages';
 
 /**
- * Gaps between pages read side by side, in a listing that only gains records (anywhere: new
- * scans at the top, a scan visible late in the middle, a scan joining a final-status filter).
+ * Gaps between pages read side by side, in a listing that only gains records (no filter or a
+ * template: new scans at the top, a scan visible late in the middle).
  *
  * A record R that is listed from the start to the end of the read is missed only between two
  * neighbouring pages k, k+1 where R sat below page k when k was served and above page k+1 when
@@ -16,8 +17,8 @@ import { idsOf, isEndPage, overlaps, recordId } from './listingPages';
  *
  * For the others, `provesAll` reads the chain's last page once more, at a time T after every
  * read: records only join, so every record read exists at T, and the page's position tells how
- * many records at T have an ID at or above its lowest one. When as many were read, nothing at
- * T (and so nothing listed throughout) was missed down to there. Otherwise each open gap is
+ * many records at T have an ID above its highest one (listingCoverage.ts). When as many were
+ * read, nothing at T (so nothing listed throughout) was missed down to there. Otherwise each gap is
  * repaired: page k+1 is read again, and the pages after it, until a read shares a record with
  * the old page k+1 (or the listing ends); being read after page k, those reads miss nothing R
  * between k and the old k+1 (docs/design.md, "Listings read exactly once", gives the argument).
@@ -48,16 +49,9 @@ export function provesAll(chain: Read[], check: Read, need: number, pageSize: nu
 	const all = [...chain, check];
 	if (all.some((page) => idsOf(page).length !== page.items.length)) return false;
 	const size = Math.max(pageSize, ...all.map((page) => page.items.length));
-	const seen = new Set(chain.flatMap(idsOf));
-	const above = (check.pageNumber - 1) * size;
-	if (check.items.length === 0) return seen.size >= above;
-	const ids = idsOf(check);
-	const lowest = Math.min(...ids);
-	for (const id of ids) seen.add(id);
-	let count = 0;
-	for (const id of seen) if (id >= lowest) count++;
-	if (count < above + check.items.length) return false;
-	return isEndPage(check, check.pageNumber, pageSize) || lowest <= need;
+	// Records only join: every record read before the check is listed when it is read.
+	if (around(all, check).before < (check.pageNumber - 1) * size) return false;
+	return isEndPage(check, check.pageNumber, pageSize) || Math.min(...idsOf(check)) <= need;
 }
 
 /** Reads that close the open gaps (by position in `chain`), each until it joins the old page. */

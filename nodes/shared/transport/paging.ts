@@ -7,14 +7,7 @@ import { unwrapList } from './envelopes';
 import { forItem } from './errorWording';
 import { endContradicted, pageIgnored, restless } from './listingErrors';
 import type { ListingPage, ListingReadOptions } from './listingReader';
-import {
-	isEndPage,
-	pageCountOf as countOf,
-	pageSizeOf,
-	readListing,
-	recordId,
-	saysLastPage,
-} from './listingReader';
+import { isEndPage, pageSizeOf, readListing, recordId } from './listingReader';
 import { apiRequestFull } from './request';
 import type { ApiContext } from './types';
 
@@ -22,11 +15,6 @@ export { restless } from './listingErrors';
 
 /** Page size of GET /scans (spec: 25 entries per page). */
 export const PAGE_SIZE = 25;
-
-/** True when `meta` / `links` say the page just read is the last one (the rule lives in listingReader.ts). */
-export function isLastPage(page: ListPage, pageNumber: number): boolean {
-	return saysLastPage(page, pageNumber, PAGE_SIZE);
-}
 
 /**
  * The one last-page rule for a page read on its own (uploads, the poller, the poll trigger):
@@ -37,12 +25,9 @@ export function endsListing(page: ListPage, pageNumber: number): boolean {
 	return isEndPage(page, pageNumber, pageSizeOf(page, PAGE_SIZE));
 }
 
-/** Pages read at the same time when `meta` tells how many there are. */
+/** Pages of one round read at the same time. */
 export const PAGE_CONCURRENCY = 8;
-/**
- * Pages read ahead at the same time when nothing tells how many there are: 4 at first,
- * twice as many each round, at most this many.
- */
+/** Pages read ahead in one round: 4 at first, twice as many each round, at most this many. */
 export const PAGE_LOOKAHEAD = 8;
 /** Hard cap: at most this many pages (25 each: 10,000 scans) are read for one listing. */
 export const MAX_PAGES = 400;
@@ -74,16 +59,6 @@ export async function fetchListPage(
 	return { ...unwrapList(response.body), headers: response.headers };
 }
 
-/**
- * A listing whose records may leave while it is read (a status filter of a scan state that
- * scans move on from): the same listing without that filter, which only gains records, and
- * the local test that stands for the filter.
- */
-export interface ChangingFilter {
-	stableQs: IDataObject;
-	matches: (record: IDataObject) => boolean;
-}
-
 export interface PagingOptions {
 	/** Stop once this many records are read; without it, read the whole listing. */
 	limit?: number;
@@ -93,26 +68,19 @@ export interface PagingOptions {
 	lookahead?: number;
 	/** The error for a listing longer than `maxPages`, in the caller's words; default: Get Many's. */
 	tooManyPages?: (maxPages: number) => Error;
-	/** Set when records may leave the listing while it is read (see `ChangingFilter`). */
-	changing?: ChangingFilter;
-}
-
-/** The page count `meta` gives (`last_page`, `total_pages`, `pages`, or `total` / `per_page`). */
-export function pageCountOf(page: ListPage): number | undefined {
-	return countOf(page, PAGE_SIZE);
+	/** How records may change while the listing is read (listingReader.ts); default 'grows'. */
+	changes?: 'grows' | 'any';
 }
 
 /**
- * Reads a paginated listing (`page` = 1, 2, …) with pages side by side: when page 1's `meta`
- * gives the page count, the other pages are read `concurrency` at a time; otherwise pages
- * are read ahead, 4 at first and twice as many each round up to `lookahead`. The listing
- * ends on a page that says so when it is read (empty, short, `meta` / `links`, or a 404 / 422
- * past the end), so a record pushed past the planned last page is still read; gaps between
- * pages read side by side while records joined are closed (see listingReader.ts). With
- * `changing`, the gaps records leaving the listing may open are closed by the stable listing.
+ * Reads a paginated listing (`page` = 1, 2, …) with pages side by side: 4 pages ahead at
+ * first, twice as many each round up to `lookahead`, `concurrency` at a time, never past the
+ * page count `meta` gives. The listing ends on a page that says so when it is read (empty,
+ * short, `meta` / `links`, or a 404 / 422 past the end), so a record pushed past the planned
+ * last page is still read; gaps between pages read side by side are closed (listingReader.ts).
  * Each record comes out once, in page order (newest first for `/scans`). More than `maxPages`
- * pages, a server that ignores `page`, or one that refuses a page it said exists, fail with a
- * clear error: nothing of a listing cut short is output.
+ * pages read, a server that ignores `page`, or one that refuses a page it said exists, fail
+ * with a clear error: nothing of a listing cut short is output.
  */
 export async function readPages(
 	this: ApiContext,
@@ -120,44 +88,23 @@ export async function readPages(
 	qs: IDataObject,
 	options: PagingOptions = {},
 ): Promise<IDataObject[]> {
-	const read = async (query: IDataObject, extra: Partial<ListingReadOptions>) => {
-		const result = await readListing(readOptions(this, path, query, options, extra));
-		if (result.pageIgnored) throw pageIgnored(this, path, result.records.length, options.itemIndex);
-		return result;
-	};
-	const { changing } = options;
-	const result = await read(qs, { changes: changing ? 'any' : 'grows', limit: options.limit });
-	if (!changing || result.uncovered === undefined) return result.records;
-
-	// Close the gaps with the listing without the filter, down to the lowest gap: page by page,
-	// as it usually ends within a few pages of a long listing (meta would have all read at once).
-	const floor = result.uncovered;
-	const stable = await read(changing.stableQs, {
-		sequential: true,
-		stopAfter: Number.isFinite(floor)
-			? (items) => items.some((record) => (recordId(record) ?? Infinity) <= floor)
-			: undefined,
-		tooManyPages: () => stableTooLong(this, path, options.maxPages ?? MAX_PAGES, options.itemIndex),
-	});
-	return withStableMatches(result.records, stable.records, changing.matches, options.limit);
+	const result = await readListing(readOptions(this, path, qs, options));
+	if (result.pageIgnored) throw pageIgnored(this, path, result.records.length, options.itemIndex);
+	return result.records;
 }
 
-/** The filtered records plus the stable listing's records that match, newest first, each once. */
-export function withStableMatches(
-	records: IDataObject[],
-	stable: IDataObject[],
-	matches: (record: IDataObject) => boolean,
-	limit: number | undefined,
-): IDataObject[] {
-	const ids = new Set(records.map(recordId));
-	const added = stable.filter((record) => {
-		const id = recordId(record);
-		return id !== undefined && !ids.has(id) && matches(record);
-	});
-	let all = [...records, ...added];
-	if (added.length > 0 && all.every((record) => recordId(record) !== undefined))
-		all = all.sort((a, b) => recordId(b)! - recordId(a)!);
-	return limit === undefined ? all : all.slice(0, limit);
+/**
+ * Whether the listing without filters shows that the server pages (page 1 ends it, or page 2
+ * holds a record page 1 does not): then a filtered page 2 equal to page 1 was its last page
+ * served again (a clamping server), not `page` ignored.
+ */
+async function pagesUnfiltered(ctx: ApiContext, path: string, itemIndex?: number) {
+	const first = await fetchListPage(ctx, path, {}, 1, itemIndex);
+	if (endsListing(first, 1)) return true;
+	const ids = new Set(first.items.map(recordId));
+	return (await fetchListPage(ctx, path, {}, 2, itemIndex)).items.some(
+		(r) => !ids.has(recordId(r)),
+	);
 }
 
 function readOptions(
@@ -165,7 +112,6 @@ function readOptions(
 	path: string,
 	qs: IDataObject,
 	options: PagingOptions,
-	extra: Partial<ListingReadOptions>,
 ): ListingReadOptions {
 	const maxPages = options.maxPages ?? MAX_PAGES;
 	const { itemIndex } = options;
@@ -180,7 +126,12 @@ function readOptions(
 		restless: () => restless(ctx, path, itemIndex),
 		contradicted: (detail) => endContradicted(ctx, path, detail, itemIndex),
 		inParallel: async (count, width, task) => await mapWithConcurrency(count, width, task),
-		...extra,
+		changes: options.changes,
+		limit: options.limit,
+		pages:
+			Object.keys(qs).length > 0
+				? async () => await pagesUnfiltered(ctx, path, itemIndex)
+				: undefined,
 	};
 }
 
@@ -197,23 +148,6 @@ function tooManyPages(
 			itemIndex,
 			description:
 				'Return All stops at this cap so that a listing that never ends cannot run forever. Narrow the listing with Filters (status, template), or switch Return All off and set a Limit.',
-		},
-	);
-}
-
-function stableTooLong(
-	ctx: ApiContext,
-	path: string,
-	maxPages: number,
-	itemIndex: number | undefined,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`To list ${path} by this status exactly, the listing without the status filter is read too, and it has more than ${maxPages} pages; nothing was output${forItem(itemIndex)}`,
-		{
-			itemIndex,
-			description:
-				'Scans left or joined this status while it was listed, so the pages alone could have missed one. Add a Template filter, or switch Return All off and set a Limit.',
 		},
 	);
 }

@@ -7,11 +7,13 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
-import { FINAL_STATUSES } from '../../../shared/scans/status';
+import { FINAL_STATUSES, isFullScan } from '../../../shared/scans/status';
 import { toItems } from '../../execution/items';
+import { type ExecutionScope, MAX_CONCURRENCY } from '../../execution/scope';
 import { refusal, runsAsTool } from '../../execution/tool';
 import { scanShape } from '../../execution/toolAnswer';
-import type { ChangingFilter } from '../../../shared/transport/paging';
+import { mapWithConcurrency } from '../../../shared/concurrency';
+import { apiRequest } from '../../../shared/transport';
 import { readPages } from '../../../shared/transport/paging';
 import {
 	optionsCollection,
@@ -60,25 +62,13 @@ const displayOptions = { show: { resource: ['scan'], operation: ['getAll'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/**
- * Scans move on from `uploaded` and `processing` (statuses only move forward), so a listing
- * filtered by one of them loses records while it is read, and a loss above a page boundary
- * moves a record across it unseen. The same listing without the status filter only gains
- * records (a scan never changes template and is never deleted): it closes those gaps, with the
- * status checked here. A final status only gains scans (no filter is needed then); a status
- * the API does not list (from an expression) could do anything, so it is read the careful way.
- */
-function changingFilter(qs: IDataObject): ChangingFilter | undefined {
-	const status = qs.status;
-	if (typeof status !== 'string' || FINAL_STATUSES.has(status)) return undefined;
-	const stableQs = { ...qs };
-	delete stableQs.status;
-	return { stableQs, matches: (scan) => scan.status === status };
-}
+/** The item holds no place of the execution's pace: each scan it reads by ID takes one. */
+export const pacesOwnRequests = true;
 
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	scope: ExecutionScope,
 ): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll
@@ -107,10 +97,23 @@ export async function execute(
 		qs.template_id = positiveId(this, templateValue, itemIndex, 'Filters → Template');
 	}
 
-	const scans = await readPages.call(this, '/scans', qs, {
+	// Any status filter loses scans while it is read (they move on, or are processed again).
+	const listed = await readPages.call(this, '/scans', qs, {
 		limit,
 		itemIndex,
-		changing: changingFilter(qs),
+		changes: qs.status === undefined ? 'grows' : 'any',
 	});
+	// A finished scan is output as GET /scans/{id} gives it: one read per listed record that lacks
+	// a field (at most the Limit), at the execution's pace. Unfinished ones have no data yet.
+	const scans = await mapWithConcurrency(listed.length, MAX_CONCURRENCY, async (i) =>
+		FINAL_STATUSES.has(String(listed[i].status)) && !isFullScan(listed[i])
+			? await apiRequest.call(this, {
+					method: 'GET',
+					path: `/scans/${String(listed[i].id)}`,
+					itemIndex,
+					pace: scope.pace,
+				})
+			: listed[i],
+	);
 	return toItems(scans.flatMap(shape), itemIndex);
 }

@@ -1,0 +1,205 @@
+/**
+ * Cases the generator found for Get Many and the poll trigger (issue 33 §5-§7), kept as tests.
+ * `npm run invariants -- --kinds getMany,poll --runs 200 --seed 11` found the first, `--runs 300
+ * --seed 22` (and 21) the second, the third and the fourth.
+ */
+import { replayCase } from './generator';
+
+test('invariant 8: 82 finished scans listed without every field between two polls all come out, 25 a poll (brief records are read by ID, the rest at the next polls)', async () => {
+	const broken = await replayCase({
+		kind: 'poll',
+		world: {
+			envelope: 'data',
+			listedScans: 'brief',
+			duplicateCheck: 'beforeLimits',
+			retryAfter: false,
+			pageEnd: 'empty',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'id',
+			storedFilename: 'asSent',
+			latencyMs: 3,
+			rateLimit: 200,
+			credits: 2000,
+			hourFill: 0,
+			history: [{ count: 1, status: 'completed', template: 2 }],
+			authHeader: 'xApiKey',
+		},
+		settings: {
+			events: ['scan.completed', 'scan.failed'],
+			includeValidationFailed: true,
+			splitIntoRows: false,
+			includeFullScan: false,
+		},
+		rounds: [
+			{
+				finished: [
+					{ count: 26, status: 'completed', template: 1 },
+					{ count: 26, status: 'completed', template: 1 },
+				],
+				processing: 30,
+				hidden: 0,
+				faults: [{ on: 'listing', kind: 'redirect', status: 301, to: 'same', after: 0, times: 1 }],
+				restart: true,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);
+
+test('invariant 9: finished scans listed without every field that the settings leave out are settled, not followed and listed again at every poll', async () => {
+	const finished = (count: number) => [
+		{ count, status: 'completed' as const, template: 1 as const },
+	];
+	const broken = await replayCase({
+		kind: 'poll',
+		world: {
+			envelope: 'bare',
+			listedScans: 'brief',
+			duplicateCheck: 'beforeLimits',
+			retryAfter: false,
+			pageEnd: '422',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'scan_id',
+			storedFilename: 'basename',
+			latencyMs: 0,
+			rateLimit: 200,
+			credits: 2000,
+			hourFill: 0,
+			history: [],
+			authHeader: 'xApiKey',
+		},
+		settings: {
+			events: ['scan.failed'],
+			includeValidationFailed: true,
+			splitIntoRows: false,
+			includeFullScan: false,
+		},
+		rounds: [
+			{ finished: finished(60), processing: 2, hidden: 0, faults: [], restart: true },
+			{ finished: finished(26), processing: 0, hidden: 0, faults: [], restart: false },
+			{
+				finished: finished(26),
+				processing: 2,
+				hidden: 2,
+				faults: [{ on: 'listing', kind: 'drop', after: 0, times: 1 }],
+				restart: true,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);
+
+test('invariant 9: a backlog of finished scans listed without every field (25 read by ID a poll) is followed like unfinished ones, within the bound', async () => {
+	const finished = (count: number) => ({
+		count,
+		status: 'completed' as const,
+		template: 1 as const,
+	});
+	const broken = await replayCase({
+		kind: 'poll',
+		world: {
+			envelope: 'bare',
+			listedScans: 'brief',
+			duplicateCheck: 'afterLimits',
+			retryAfter: false,
+			pageEnd: 'last',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'extra',
+			storedFilename: 'asSent',
+			latencyMs: 3,
+			rateLimit: 12,
+			credits: 2000,
+			hourFill: 150,
+			history: [],
+			authHeader: 'authorization',
+		},
+		settings: {
+			events: ['scan.completed', 'scan.failed'],
+			includeValidationFailed: true,
+			splitIntoRows: false,
+			includeFullScan: false,
+		},
+		rounds: [
+			{ finished: [finished(60)], processing: 30, hidden: 2, faults: [], restart: false },
+			{
+				finished: [finished(26)],
+				processing: 2,
+				hidden: 0,
+				faults: [
+					{ on: 'listing', kind: 'status', status: 429, after: 0, times: 1 },
+					{ on: 'listing', kind: 'redirect', status: 301, to: 'same', after: 0, times: 1 },
+				],
+				restart: false,
+			},
+			{
+				finished: [],
+				processing: 30,
+				hidden: 0,
+				faults: [{ on: 'scanRead', kind: 'drop', after: 0, times: 3 }],
+				restart: true,
+			},
+			{
+				finished: [finished(3), finished(1)],
+				processing: 0,
+				hidden: 0,
+				faults: [
+					{ on: 'scanRead', kind: 'status', status: 404, retryAfter: 0, after: 2, times: 4 },
+				],
+				restart: false,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);
+
+test('invariant 8: a finished scan whose read by ID fails once (a redirect elsewhere) comes out once its back-off has passed', async () => {
+	const broken = await replayCase({
+		kind: 'poll',
+		world: {
+			envelope: 'data',
+			listedScans: 'brief',
+			duplicateCheck: 'afterLimits',
+			retryAfter: false,
+			pageEnd: 'empty',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'extra',
+			storedFilename: 'basename',
+			latencyMs: 0,
+			rateLimit: 200,
+			credits: 2000,
+			hourFill: 0,
+			history: [],
+			authHeader: 'authorization',
+		},
+		settings: {
+			events: ['scan.failed'],
+			includeValidationFailed: true,
+			splitIntoRows: false,
+			includeFullScan: false,
+		},
+		rounds: [
+			{
+				finished: [{ count: 26, status: 'failed', template: 1 }],
+				processing: 30,
+				hidden: 0,
+				faults: [],
+				restart: false,
+			},
+			{
+				finished: [],
+				processing: 0,
+				hidden: 0,
+				faults: [
+					{ on: 'scanRead', kind: 'redirect', status: 301, to: 'other', after: 0, times: 1 },
+				],
+				restart: false,
+			},
+			{ finished: [], processing: 0, hidden: 0, faults: [], restart: false },
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);
