@@ -85,7 +85,8 @@ export interface PollCase {
 }
 
 export type WebhookStep =
-	| { do: 'scan'; outcome: Outcome; late: boolean }
+	/** A result finishing; its delivery leaves the service's queue `lateMin` minutes late. */
+	| { do: 'scan'; outcome: Outcome; lateMin: number }
 	| { do: 'repeat'; restamp: boolean; copies: number; back: number }
 	| { do: 'reprocess'; outcome: Outcome; back: number }
 	| { do: 'reactivate' }
@@ -287,7 +288,8 @@ const stepArb: fc.Arbitrary<WebhookStep> = fc.oneof(
 		arbitrary: fc.record({
 			do: fc.constant('scan' as const),
 			outcome: outcomeArb,
-			late: weighted([6, false], [1, true]),
+			// 6 minutes: outside version 1's tolerance, inside 1.1's; 2 hours: outside both.
+			lateMin: weighted([6, 0], [1, 6], [1, 120]),
 		}),
 	},
 	{
