@@ -111,6 +111,8 @@ export function observeWire(): Timeline {
 export function watchAfterEnd(): {
 	run<T>(work: () => Promise<T>): Promise<T>;
 	end(): void;
+	/** How many requests it started after `end` so far. */
+	seen(): number;
 	stop(): string[];
 } {
 	const owner = new AsyncLocalStorage<{ ended: boolean }>();
@@ -126,6 +128,7 @@ export function watchAfterEnd(): {
 		end: () => {
 			state.ended = true;
 		},
+		seen: () => late.length,
 		stop: () => {
 			diagnostics.unsubscribe('http.client.request.start', onStart);
 			return late;

@@ -119,6 +119,8 @@ async function uploadRun(
 	const made = requests.flatMap((r) => (r.scanId === undefined ? [] : [r.scanId]));
 	const final = (id: number) => FINAL.includes(control.getScan(id)?.status ?? 'failed');
 	await until(() => made.every(final));
+	// An execution that stopped may have left work running: it starts within milliseconds.
+	if (outcome.done && outcome.value.error) await until(() => leftBehind.seen() > 0, 100);
 	const refunded = made.filter((id) => control.getScan(id)?.charged === false);
 	const lateRequests = leftBehind.stop();
 	const output = outcome.done ? outcome.value.output : [];
