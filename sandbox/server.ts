@@ -90,7 +90,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		pathname: string,
 	): Promise<void> {
 		const started = Date.now();
-		const response = await handleControl(req, pathname.slice(CONTROL_PREFIX.length) || '/');
+		// Where the sandbox listens: the other origin's port is picked at start (e.g. for the e2e).
+		const response: ApiResponse =
+			req.method === 'GET' && pathname === `${CONTROL_PREFIX}/origins`
+				? { status: 200, body: { origin, otherOrigin, baseUrl: `${origin}${API_PREFIX}` } }
+				: await handleControl(req, pathname.slice(CONTROL_PREFIX.length) || '/');
 		writeResponse(res, response);
 		log(`[control] ${req.method} ${pathname} -> ${response.status} ${Date.now() - started}ms`);
 	}

@@ -79,9 +79,9 @@ export function commit(
 				else continue;
 			}
 		}
-		// A finished scan is emitted with its data: a brief listed record waits for its GET
-		// (listing.ts); one the settings leave out is settled as listed.
-		if (!isFinal(scan) || (accept(scan) && !isFullScan(scan) && !observation.whole.has(id))) {
+		// A finished scan is emitted with its data: a brief listed record the filters take waits
+		// for its GET (listing.ts); one they leave out is settled from the record (issue 31 §4).
+		if (!isFinal(scan) || (!isFullScan(scan) && !observation.whole.has(id) && accept(scan))) {
 			pending.add(id);
 			if (isUnlisted(scan) && isFollowDue(current, id, now)) unlisted.set(id, String(scan.status));
 			continue;

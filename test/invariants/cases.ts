@@ -85,7 +85,8 @@ export interface PollCase {
 }
 
 export type WebhookStep =
-	| { do: 'scan'; outcome: Outcome; late: boolean }
+	/** A result finishing; its delivery leaves the service's queue `lateMin` minutes late. */
+	| { do: 'scan'; outcome: Outcome; lateMin: number }
 	| { do: 'repeat'; restamp: boolean; copies: number; back: number }
 	| { do: 'reprocess'; outcome: Outcome; back: number }
 	| { do: 'reactivate' }
@@ -131,14 +132,78 @@ const runArb = (docs: fc.Arbitrary<UploadDoc[]>): fc.Arbitrary<UploadRun> =>
 		laterMs: weighted([6, 0], [1, 61 * 60 * 1000]),
 	});
 
-const uploadRunArb: fc.Arbitrary<UploadRun> = runArb(
-	fc.oneof(
-		{ weight: 6, arbitrary: fc.array(docArb, { minLength: 1, maxLength: 6 }) },
-		{ weight: 2, arbitrary: fc.array(docArb, { minLength: 7, maxLength: 12 }) },
-		{ weight: 1, arbitrary: fc.array(docArb, { minLength: 26, maxLength: 32 }) },
-		{ weight: 2, arbitrary: sameFileTwice(fc.nat(3)) },
-	),
+const uploadRunArb: fc.Arbitrary<UploadRun> = fc.oneof(
+	{
+		weight: 10,
+		arbitrary: runArb(
+			fc.oneof(
+				{ weight: 6, arbitrary: fc.array(docArb, { minLength: 1, maxLength: 6 }) },
+				{ weight: 2, arbitrary: fc.array(docArb, { minLength: 7, maxLength: 12 }) },
+				{ weight: 1, arbitrary: fc.array(docArb, { minLength: 26, maxLength: 32 }) },
+				{ weight: 2, arbitrary: sameFileTwice(fc.nat(3)) },
+			),
+		),
+	},
+	{
+		weight: 1,
+		// An answer lost after the upload was stored, 30 scans of the template made after it, and
+		// 25 more as the listing that looks for it asks for page 2: page 2 repeats page 1 (#32 §3).
+		arbitrary: fc
+			.record({
+				docs: fc.array(docArb, { minLength: 1, maxLength: 4 }),
+				lost: fc.constantFrom(0, 1),
+				more: fc.constantFrom(25, 30),
+				laterMs: fc.constant(0),
+			})
+			.map(({ docs, lost, more, laterMs }) => ({
+				docs,
+				laterMs,
+				faults: [
+					{ on: 'upload' as const, kind: 'dropAfterCommit' as const, after: lost, times: 1 },
+				],
+				activity: [
+					{
+						on: 'upload' as const,
+						after: lost + 1,
+						what: 'create' as const,
+						count: 30,
+						template: 1 as const,
+					},
+					{
+						on: 'listing' as const,
+						after: 0,
+						what: 'pushDown' as const,
+						count: more,
+						template: 1 as const,
+					},
+				],
+			})),
+	},
 );
+
+/** A re-run within the hour: a file of the first run comes twice with different choices. */
+const reRunArb = (
+	settings: fc.Arbitrary<UploadSettings>,
+	again = runArb(fc.constant([])),
+): fc.Arbitrary<UploadCase> =>
+	fc
+		.record({
+			kind: fc.constant('upload' as const),
+			world: worldArb(),
+			settings,
+			first: uploadRunArb,
+			again,
+			twice: sameFileTwice(fc.constant(0)),
+		})
+		.map(({ kind, world, settings, first, again, twice }) => ({
+			kind,
+			world,
+			settings,
+			runs: [
+				first,
+				{ ...again, laterMs: 0, docs: twice.map((d) => ({ ...d, doc: first.docs[0].doc })) },
+			],
+		}));
 
 export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 	{
@@ -150,27 +215,20 @@ export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 			runs: fc.array(uploadRunArb, { minLength: 1, maxLength: 3 }),
 		}),
 	},
+	{ weight: 2, arbitrary: reRunArb(uploadSettingsArb) },
 	{
 		weight: 2,
-		// A re-run within the hour: a file of the first run comes twice with different choices.
-		arbitrary: fc
-			.record({
-				kind: fc.constant('upload' as const),
-				world: worldArb(),
-				settings: uploadSettingsArb,
-				first: uploadRunArb,
-				again: runArb(fc.constant([])),
-				twice: sameFileTwice(fc.constant(0)),
-			})
-			.map(({ kind, world, settings, first, again, twice }) => ({
-				kind,
-				world,
-				settings,
-				runs: [
-					first,
-					{ ...again, laterMs: 0, docs: twice.map((d) => ({ ...d, doc: first.docs[0].doc })) },
-				],
+		// The same with the choice per item, fingerprints on: the first item refused at its upload
+		// (409, "Error"), its repeats choosing "Return Existing Scan".
+		arbitrary: reRunArb(
+			uploadSettingsArb.map((settings) => ({
+				...settings,
+				version: 1.1 as const,
+				onDuplicate: 'perItem' as const,
+				storedFileName: 'withFingerprint' as const,
 			})),
+			fc.constant({ docs: [], faults: [], activity: [], laterMs: 0 }),
+		),
 	},
 );
 
@@ -287,7 +345,8 @@ const stepArb: fc.Arbitrary<WebhookStep> = fc.oneof(
 		arbitrary: fc.record({
 			do: fc.constant('scan' as const),
 			outcome: outcomeArb,
-			late: weighted([6, false], [1, true]),
+			// 6 minutes: outside version 1's tolerance, inside 1.1's; 2 hours: outside both.
+			lateMin: weighted([6, 0], [1, 6], [1, 120]),
 		}),
 	},
 	{

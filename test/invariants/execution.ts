@@ -31,12 +31,16 @@ export interface Execution {
 	timedOut: boolean;
 	boundMs: number;
 	elapsedMs: number;
+	/** Requests the execution's own work started after it had returned. */
+	lateRequests?: string[];
 	requests: RequestLogEntry[];
 	wire: WireEvent[];
 	/** The sandbox's record of every scan the items name, right after the execution. */
 	records: Record<number, ScanRecord>;
 	/** Upload: the SHA-256 of each input item's file. */
 	docs?: string[];
+	/** Upload: scans made whose credit came back (they failed). */
+	refunded?: number[];
 	/** Invariant 9: the most requests the work allows, with its formula. */
 	requestBound?: { limit: number; count: number; what: string; formula: string };
 	/** Get Many: scans that matched the filter at the start, at the end, and those that changed meanwhile. */
@@ -124,6 +128,11 @@ export interface DeliveredResult {
 	/** How many deliveries carried it, and whether any two of them were handled at the same time. */
 	deliveries: number;
 	overlapped: boolean;
+	/** Deliveries whose signed timestamp lay within the trigger's replay tolerance. */
+	timely: number;
+	/** Deliveries beyond the tolerance that started an execution, and the answers that refused them (not 2xx). */
+	lateRun: number;
+	lateRefused: string[];
 	/** Executions it started. */
 	executions: number;
 	/** The trigger's answers to its deliveries (status and body). */

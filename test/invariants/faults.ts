@@ -35,7 +35,8 @@ export interface FaultDraw {
 export interface ActivityDraw {
 	on: Target;
 	after: number;
-	what: 'fillHour' | 'uploads' | 'finishing' | 'create' | 'credits';
+	/** `pushDown`: `count` scans of the template made as a listing's page 2 is asked for (`on` unused). */
+	what: 'fillHour' | 'uploads' | 'finishing' | 'create' | 'credits' | 'pushDown';
 	count: number;
 	template: 1 | 2;
 }
@@ -73,7 +74,12 @@ export function activityOf(draw: ActivityDraw): OtherActivity {
 export function schedule(sandbox: Sandbox, faults: FaultDraw[], activity: ActivityDraw[]): void {
 	for (const draw of faults) sandbox.control.addFault(faultSpec(draw));
 	for (const draw of activity)
-		sandbox.control.atRequest(draw.after, MATCH[draw.on], activityOf(draw));
+		if (draw.what === 'pushDown')
+			sandbox.control.duringListing(draw.after, {
+				page: 2,
+				create: { count: draw.count, template_id: draw.template },
+			});
+		else sandbox.control.atRequest(draw.after, MATCH[draw.on], activityOf(draw));
 }
 
 const small = fc.constantFrom(0, 0, 1, 2, 4);

@@ -10,6 +10,10 @@
  *   INVARIANTS_KINDS    upload,getMany,poll,webhook (default all)
  *   INVARIANTS_PATH     replay one case of a seed (printed with a failure)
  *   INVARIANTS_SURVEY   1: do not stop at a failure; record each class of defect found first
+ *   INVARIANTS_TARGET   e.g. 7 or 2,4: only these invariants fail the run (the others are logged),
+ *                       and the first failure ends it unshrunk (the regression script,
+ *                       tools/ci/regressions.mjs)
+ *   INVARIANTS_REPORT   a file to write the result to as JSON
  */
 import fc from 'fast-check';
 
@@ -30,6 +34,8 @@ export interface GeneratorConfig {
 	kinds: CaseKind[];
 	path?: string;
 	survey: boolean;
+	/** Only these invariants fail the run; the first failure ends it, unshrunk. */
+	target?: number[];
 }
 
 const KINDS: CaseKind[] = ['upload', 'getMany', 'poll', 'webhook'];
@@ -47,6 +53,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GeneratorCo
 		kinds: kinds.length ? kinds : KINDS,
 		...(env.INVARIANTS_PATH ? { path: env.INVARIANTS_PATH } : {}),
 		survey: env.INVARIANTS_SURVEY === '1',
+		...(env.INVARIANTS_TARGET
+			? { target: env.INVARIANTS_TARGET.split(',').map((n) => Number(n.trim())) }
+			: {}),
 	};
 }
 
@@ -80,6 +89,8 @@ export async function replayCase(c: Case): Promise<Violation[]> {
 /** The first time a class of defect was found (survey mode). */
 export interface Finding {
 	class: string;
+	/** The kind of case that found it. */
+	kind?: CaseKind;
 	run: number;
 	seconds: number;
 	violation: Violation;
@@ -89,6 +100,8 @@ export interface Finding {
 export interface GeneratorResult {
 	runs: number;
 	seconds: number;
+	/** The first case that broke an invariant (of the target, when one is set), and when. */
+	first?: Finding;
 	failure?: Failure;
 	findings: Finding[];
 	report: string;
@@ -101,6 +114,7 @@ export async function runGenerator(
 	const sandbox = await startGeneratorSandbox();
 	const started = Date.now();
 	const findings: Finding[] = [];
+	let first: Finding | undefined;
 	let runs = 0;
 	let last: { c: Case; observation: Observation; violations: Violation[] } | undefined;
 	try {
@@ -125,12 +139,23 @@ export async function runGenerator(
 						1,
 					),
 				);
-			if (outcome.violations.length === 0) return true;
+			const counted = config.target
+				? outcome.violations.filter((v) => config.target!.includes(v.invariant))
+				: outcome.violations;
+			if (counted.length === 0) return true;
+			const seconds = Math.round((Date.now() - started) / 100) / 10;
+			first ??= {
+				class: classOf(counted[0]),
+				kind: c.kind,
+				run: run + 1,
+				seconds,
+				violation: counted[0],
+				path: String(run),
+			};
 			if (config.survey) {
-				for (const violation of outcome.violations) {
+				for (const violation of counted) {
 					const kind = classOf(violation);
 					if (findings.some((f) => f.class === kind)) continue;
-					const seconds = Math.round((Date.now() - started) / 100) / 10;
 					findings.push({ class: kind, run: run + 1, seconds, violation, path: String(run) });
 					log(
 						`found "${kind}" at case ${run + 1} after ${seconds} s: ${violation.detail.slice(0, 200)}`,
@@ -138,7 +163,7 @@ export async function runGenerator(
 				}
 				return true;
 			}
-			last = { c, ...outcome };
+			last = { c, ...outcome, violations: counted };
 			return false;
 		});
 		const details = await fc.check(property, {
@@ -147,10 +172,15 @@ export async function runGenerator(
 			...(config.path ? { path: config.path } : {}),
 			interruptAfterTimeLimit: config.budgetMs,
 			markInterruptAsFailure: false,
+			endOnFailure: config.target !== undefined,
 		});
 		const seconds = Math.round((Date.now() - started) / 1000);
 		let failure: Failure | undefined;
-		if (details.failed && details.counterexample) {
+		if (details.failed && details.counterexample && config.target) {
+			// The first failure as drawn (not shrunk): enough to say a regression was found.
+			const { c, observation, violations } = last!;
+			failure = { case: c, observation, violations, seed: config.seed, path: first!.path };
+		} else if (details.failed && details.counterexample) {
 			const [shrunk] = details.counterexample as [Case];
 			// Run the shrunk case again: a real defect breaks the invariant again.
 			const again = await runCase(sandbox, shrunk);
@@ -170,6 +200,7 @@ export async function runGenerator(
 		return {
 			runs,
 			seconds,
+			first,
 			failure,
 			findings,
 			report: failure ? `${head}\n${printFailure(failure)}` : head,

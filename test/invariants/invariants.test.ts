@@ -3,6 +3,8 @@
  * runs it on a seed that rotates every hour, within its time budget, and prints the seed;
  * `npm run invariants -- --runs N --seed S` runs it longer or replays a failure.
  */
+import { writeFileSync } from 'node:fs';
+
 import { configFromEnv, runGenerator } from './generator';
 
 const config = configFromEnv();
@@ -15,6 +17,10 @@ test(
 		);
 		const result = await runGenerator(config, (line) => process.stdout.write(`${line}\n`));
 		process.stdout.write(`${result.report}\n`);
+		if (process.env.INVARIANTS_REPORT) {
+			const { runs, seconds, first } = result;
+			writeFileSync(process.env.INVARIANTS_REPORT, JSON.stringify({ runs, seconds, first }));
+		}
 		if (config.survey) {
 			process.stdout.write(`${JSON.stringify(result.findings, null, 2)}\n`);
 			return;

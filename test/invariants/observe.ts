@@ -5,6 +5,7 @@
  * arrived; this says when the node sent it and when it had heard an answer, so "no upload after
  * the first 429" is judged by what the node knew, not by when bytes crossed loopback.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 
@@ -97,6 +98,40 @@ export function observeWire(): Timeline {
 		stop: () => {
 			diagnostics.unsubscribe('http.client.request.start', onStart);
 			diagnostics.unsubscribe('http.client.response.finish', onFinish);
+		},
+	};
+}
+
+/**
+ * Work an execution left behind: requests its own promise chains start after it returned
+ * (n8n counts the execution as ended; issue 31 §3.5). `run` runs the execution in an async
+ * context of its own; `end` marks it returned; `stop` gives what it started since, as
+ * "GET /api/v1/scans?page=2".
+ */
+export function watchAfterEnd(): {
+	run<T>(work: () => Promise<T>): Promise<T>;
+	end(): void;
+	/** How many requests it started after `end` so far. */
+	seen(): number;
+	stop(): string[];
+} {
+	const owner = new AsyncLocalStorage<{ ended: boolean }>();
+	const state = { ended: false };
+	const late: string[] = [];
+	const onStart = (message: unknown) => {
+		const { request } = message as StartMessage;
+		if (owner.getStore()?.ended) late.push(`${request.method} ${request.path}`);
+	};
+	diagnostics.subscribe('http.client.request.start', onStart);
+	return {
+		run: (work) => owner.run(state, work),
+		end: () => {
+			state.ended = true;
+		},
+		seen: () => late.length,
+		stop: () => {
+			diagnostics.unsubscribe('http.client.request.start', onStart);
+			return late;
 		},
 	};
 }

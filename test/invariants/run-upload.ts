@@ -13,7 +13,7 @@ import { runNode } from '../support/run-node';
 import type { UploadCase, UploadRun } from './cases';
 import { allScans, type Execution, FINAL, pairedOf, recordsOf, until, within } from './execution';
 import { type FaultDraw, schedule } from './faults';
-import { observeWire } from './observe';
+import { observeWire, watchAfterEnd } from './observe';
 import { type UploadSettings, uploadParameters, WAIT } from './settings';
 import { applyWorld } from './worlds';
 
@@ -83,6 +83,7 @@ async function uploadRun(
 	const logStart = control.requests().length;
 	schedule(sandbox, run.faults, run.activity);
 	const wire = observeWire();
+	const leftBehind = watchAfterEnd();
 	const items = run.docs.map((d) =>
 		binaryItem(docBytes(d.doc), NAMES[d.name % NAMES.length], 'application/pdf', {
 			doc: d.doc,
@@ -92,24 +93,36 @@ async function uploadRun(
 	const started = Date.now();
 	const boundMs = uploadTimeBound(c.settings, run);
 	const outcome = await within(
-		runNode({
-			parameters: uploadParameters(c.settings),
-			items,
-			env: {
-				baseUrl: sandbox.baseUrl,
-				apiKey: DEFAULT_API_KEY,
-				authHeader: c.world.authHeader,
-			},
-			continueOnFail: c.settings.continueOnFail,
-			typeVersion: c.settings.version,
-		}),
+		leftBehind.run(() =>
+			runNode({
+				parameters: uploadParameters(c.settings),
+				items,
+				env: {
+					baseUrl: sandbox.baseUrl,
+					apiKey: DEFAULT_API_KEY,
+					authHeader: c.world.authHeader,
+				},
+				continueOnFail: c.settings.continueOnFail,
+				typeVersion: c.settings.version,
+			}),
+		),
 		boundMs,
 	);
+	leftBehind.end();
 	const elapsedMs = Date.now() - started;
 	wire.stop();
 	control.clearFaults();
 	control.clearActivity();
 	const requests = control.requests().slice(logStart);
+	// A scan that fails gives its credit back (the spec): once the scans made have finished,
+	// those are not paid scans (invariant 2).
+	const made = requests.flatMap((r) => (r.scanId === undefined ? [] : [r.scanId]));
+	const final = (id: number) => FINAL.includes(control.getScan(id)?.status ?? 'failed');
+	await until(() => made.every(final));
+	// An execution that stopped may have left work running: it starts within milliseconds.
+	if (outcome.done && outcome.value.error) await until(() => leftBehind.seen() > 0, 100);
+	const refunded = made.filter((id) => control.getScan(id)?.charged === false);
+	const lateRequests = leftBehind.stop();
 	const output = outcome.done ? outcome.value.output : [];
 	const json = output.map((item) => item.json);
 	const error = outcome.done ? outcome.value.error : undefined;
@@ -133,10 +146,12 @@ async function uploadRun(
 		timedOut: !outcome.done,
 		boundMs,
 		elapsedMs,
+		...(outcome.done ? { lateRequests } : {}),
 		requests,
 		wire: wire.events,
 		records: recordsOf(sandbox, json),
 		docs,
+		refunded,
 		requestBound: listingBound(c.settings, run, {
 			created: after.length - before.length,
 			inHour,

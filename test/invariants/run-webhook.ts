@@ -2,10 +2,13 @@
  * Runs a webhook case: the webhook trigger activated and fed real, signed deliveries from the
  * sandbox through a loopback receiver, with n8n's webhook processes played faithfully
  * (test/trigger/webhook-processes.ts: every request loads the static data, the node runs on
- * that copy, the copy is written back whole). Steps: results finishing (some delivered late),
- * deliveries sent again (the same bytes, signed anew, copies at once), scans processed again,
- * re-activations, and a re-activation while a delivery's full-scan read is held. At the end a
- * new result is delivered: the trigger must still verify and run it (invariant 8).
+ * that copy, the copy is written back whole). Steps: results finishing (some delivered minutes
+ * or hours late), deliveries sent again (the same bytes, signed anew, copies at once), scans
+ * processed again, re-activations, and a re-activation while a delivery's full-scan read is
+ * held. At the end a new result is delivered: the trigger must still verify and run it
+ * (invariant 8). The key carrier's deliveries (the node's second webhook, `?ds_seal=`, which
+ * also receives `scan.failed` and starts nothing) are waited for and counted as requests, but
+ * they carry no result of their own.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -19,16 +22,29 @@ import type { WebhookCase, WebhookStep } from './cases';
 import { type DeliveredResult, type Execution, type Observation, until } from './execution';
 import { observeWire } from './observe';
 import { wanted } from './run-poll';
-import { triggerParameters } from './settings';
+import { toleranceSeconds, triggerParameters } from './settings';
 import { applyWorld } from './worlds';
-
-const LATE_MS = 6 * 60 * 1000;
 
 interface Handled {
 	body: string;
 	result: WebhookCallResult;
 	startedMs: number;
 	endedMs: number;
+	/** Sent to the key carrier (`?ds_seal=`), not to the webhook that starts the workflow. */
+	carrier: boolean;
+	/** How far the signed timestamp lay behind this machine's clock when it arrived. */
+	ageMs: number;
+}
+
+/** The signed timestamp's age at `nowMs`; 0 when the body has none. */
+function ageOf(raw: string, nowMs: number): number {
+	try {
+		const { timestamp } = JSON.parse(raw.replace(/^\uFEFF/, '')) as IDataObject;
+		const at = Date.parse(String(timestamp));
+		return Number.isFinite(at) ? nowMs - at : 0;
+	} catch {
+		return 0;
+	}
 }
 
 /** The result a delivery carries: its body without the send's own stamps. */
@@ -58,17 +74,21 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 			env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY, authHeader: c.world.authHeader },
 			webhookBaseUrl: receiver.baseUrl,
 			staticData,
+			typeVersion: c.settings.version ?? 1,
 		});
 	const process = new WebhookProcess(database, harnessFor);
 	const receiver = await startReceiver(() => ({
 		deliver: async (request: IncomingMessageWithBody, response) => {
 			const startedMs = Date.now();
+			const body = request.rawBody.toString('utf8');
 			const result = await process.deliver(request, response);
 			handled.push({
-				body: request.rawBody.toString('utf8'),
+				body,
 				result,
 				startedMs,
 				endedMs: Date.now(),
+				carrier: /[?&]ds_seal=/.test(request.url ?? ''),
+				ageMs: ageOf(body, startedMs),
 			});
 			return result;
 		},
@@ -85,17 +105,35 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 		const settle = async () => {
 			await until(() => handled.length >= control.deliveries().length, 20_000);
 		};
-		const upload = async (outcome: Outcome, n: number) => {
+		/** Webhooks that receive `event` now (the trigger's own, and its key carrier for scan.failed). */
+		const subscribers = (event: string) => {
+			let count = 0;
+			for (let id = 1; id <= 100; id++) {
+				const hook = control.getWebhook(id);
+				if (hook?.active && hook.events.includes(event as never)) count++;
+			}
+			return count;
+		};
+		/** Waits until every webhook subscribed has had the scan's delivery, or one is held. */
+		const delivered = async (scanId: number, event: string, expected: number, held = false) =>
+			await until(
+				() =>
+					control.deliveries().filter((d) => d.scanId === scanId && d.event === event).length >=
+						expected ||
+					(held && control.heldRequests() > 0),
+				10_000,
+			);
+		const upload = async (outcome: Outcome, n: number, held = false) => {
 			const name = { completed: 'doc', validation_failed: 'invalid', failed: 'fail' }[outcome];
-			const before = control.deliveries().length;
+			const event = outcome === 'failed' ? 'scan.failed' : 'scan.completed';
+			const expected = subscribers(event);
 			const reply = await postScan(sandbox, {
 				filename: `${name}-${n}.pdf`,
 				file: Buffer.from(`%PDF-1.4\n% webhook ${n}\n%%EOF\n`),
 			});
 			if (reply.status !== 201) throw new Error(`upload answered ${reply.status}`);
-			const event = outcome === 'failed' ? 'scan.failed' : 'scan.completed';
-			if (c.settings.events.includes(event))
-				await until(() => control.deliveries().length > before, 10_000);
+			const created = reply.body as { id?: unknown; data?: { id?: unknown } };
+			await delivered(Number(created.data?.id ?? created.id), event, expected, held);
 		};
 		const reactivate = async () => {
 			const main = await harnessFor(database.read());
@@ -114,7 +152,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 		const count = handled.length;
 		await upload(last, 1000);
 		await settle();
-		const answer = handled[count];
+		const answer = handled.slice(count).find((h) => !h.carrier);
 		lastDelivery = answer
 			? {
 					status: answer.result.status,
@@ -126,7 +164,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 		async function runStep(step: WebhookStep, n: number) {
 			switch (step.do) {
 				case 'scan':
-					control.setOptions({ deliveryLateMs: step.late ? LATE_MS : 0 });
+					control.setOptions({ deliveryLateMs: step.lateMin * 60_000 });
 					await upload(step.outcome, n);
 					return;
 				case 'repeat': {
@@ -140,11 +178,13 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 				case 'reprocess': {
 					const delivery = control.deliveries()[control.deliveries().length - 1 - step.back];
 					if (!delivery?.scanId) return;
-					const before = control.deliveries().length;
-					control.reprocessScan(delivery.scanId, step.outcome);
 					const event = step.outcome === 'failed' ? 'scan.failed' : 'scan.completed';
-					if (c.settings.events.includes(event))
-						await until(() => control.deliveries().length > before, 10_000);
+					const expected = subscribers(event);
+					const before = control
+						.deliveries()
+						.filter((d) => d.scanId === delivery.scanId && d.event === event).length;
+					control.reprocessScan(delivery.scanId, step.outcome);
+					await delivered(delivery.scanId, event, before + expected);
 					return;
 				}
 				case 'reactivate':
@@ -152,8 +192,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 					return;
 				case 'reactivateWhileHeld': {
 					control.addFault({ method: 'GET', path: '^/scans/\\d+$', kind: 'hold' });
-					await upload(step.outcome, n);
-					await until(() => control.heldRequests() > 0, 3_000);
+					await upload(step.outcome, n, c.settings.includeFullScan);
 					await reactivate();
 					control.releaseHeld();
 					control.clearFaults();
@@ -201,23 +240,35 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 	return { executions: [execution], delivered, lastDelivery };
 }
 
-/** Every distinct result delivered, what its deliveries got and how many executions it started. */
+/**
+ * Every distinct result delivered to the trigger's own webhook, what its deliveries got and how
+ * many executions it started. A delivery is late when its signed timestamp lies beyond the
+ * replay tolerance of the trigger's version (with 10 s of margin either way for a slow machine).
+ */
 function results(handled: Handled[], c: WebhookCase): DeliveredResult[] {
+	const tolerance = toleranceSeconds(c.settings) * 1000;
 	const byResult = new Map<string, { status: string; items: Handled[] }>();
-	for (const h of handled) {
+	for (const h of handled.filter((each) => !each.carrier)) {
 		const { identity, status } = resultIdentity(h.body);
 		const entry = byResult.get(identity) ?? { status, items: [] };
 		entry.items.push(h);
 		byResult.set(identity, entry);
 	}
-	return [...byResult.entries()].map(([identity, { status, items }]) => ({
-		identity,
-		wanted: wanted(c.settings, status),
-		deliveries: items.length,
-		overlapped: items.some((a) =>
-			items.some((b) => a !== b && a.startedMs < b.endedMs && b.startedMs < a.endedMs),
-		),
-		executions: items.filter((h) => h.result.workflowData !== undefined).length,
-		answers: items.map((h) => `${h.result.status} ${JSON.stringify(h.result.body)}`),
-	}));
+	const answer = (h: Handled) => `${h.result.status} ${JSON.stringify(h.result.body)}`;
+	return [...byResult.entries()].map(([identity, { status, items }]) => {
+		const late = items.filter((h) => h.ageMs > tolerance + 10_000);
+		return {
+			identity,
+			wanted: wanted(c.settings, status),
+			deliveries: items.length,
+			timely: items.filter((h) => h.ageMs < tolerance - 10_000).length,
+			overlapped: items.some((a) =>
+				items.some((b) => a !== b && a.startedMs < b.endedMs && b.startedMs < a.endedMs),
+			),
+			executions: items.filter((h) => h.result.workflowData !== undefined).length,
+			answers: items.map(answer),
+			lateRun: late.filter((h) => h.result.workflowData !== undefined).length,
+			lateRefused: late.filter((h) => h.result.status >= 300).map(answer),
+		};
+	});
 }

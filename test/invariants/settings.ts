@@ -37,7 +37,13 @@ export interface TriggerSettings {
 	splitIntoRows: boolean;
 	/** Webhook trigger only. */
 	includeFullScan: boolean;
+	/** Webhook trigger only: its node version (the replay tolerance's default: 300 s in 1, 3600 s in 1.1). */
+	version?: 1 | 1.1;
 }
+
+/** The webhook trigger's replay tolerance in seconds (its default in each node version). */
+export const toleranceSeconds = (settings: TriggerSettings): number =>
+	settings.version === 1.1 ? 3_600 : 300;
 
 /** Wait settings that keep a case short: reads from 0.2 s, 10 s at most. */
 export const WAIT = { pollInterval: 0.2, maxPollInterval: 0.5, waitTimeout: 10 };
@@ -85,6 +91,7 @@ export const triggerSettingsArb: fc.Arbitrary<TriggerSettings> = fc.record({
 	includeValidationFailed: fc.constantFrom(true, true, false),
 	splitIntoRows: fc.boolean(),
 	includeFullScan: fc.boolean(),
+	version: fc.constantFrom<1 | 1.1>(1, 1.1),
 });
 
 const rl = (value: number | string) => ({ __rl: true, mode: 'id', value: String(value) });

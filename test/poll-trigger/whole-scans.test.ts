@@ -108,6 +108,17 @@ describe('bounded reads by ID (brief listed records)', () => {
 		]);
 	});
 
+	it('filtered-out scans are settled from their brief records: later polls do not follow them', async () => {
+		const trigger = await makePoll(sandbox, { events: ['scan.failed'] });
+		await trigger.activate();
+		seed(sandbox, 60, 'completed');
+		expect(await trigger.poll()).toBeNull();
+		expect(trigger.nodeStaticData.pending).toEqual([]);
+		sandbox.control.clearRequests();
+		expect(await trigger.poll()).toBeNull();
+		expect(requestLines(sandbox)).toEqual(['GET /scans?page=1']);
+	});
+
 	it('Fetch Test Event shows the newest finished scan with its data', async () => {
 		const trigger = await makePoll(sandbox);
 		const [id] = seed(sandbox, 1);

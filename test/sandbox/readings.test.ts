@@ -65,6 +65,23 @@ describe('redirects, to the same origin or another', () => {
 		]);
 	});
 
+	it('GET /__sandbox/origins names both origins; any path at the other origin is logged with the key it got', async () => {
+		const { status, body } = await control('/origins', undefined, 'GET');
+		expect(status).toBe(200);
+		expect(body).toEqual({
+			origin: sandbox.origin,
+			otherOrigin: sandbox.otherOrigin,
+			baseUrl: sandbox.baseUrl,
+		});
+		const moved = await fetch(`${sandbox.otherOrigin}/api/v1/moved?token=t`, {
+			headers: { 'X-API-Key': DEFAULT_API_KEY },
+		});
+		expect(moved.status).toBe(404);
+		expect(sandbox.control.requests().map((r) => [r.path, r.authScheme, r.origin])).toEqual([
+			['/moved', 'x-api-key', 'other'],
+		]);
+	});
+
 	it.each([301, 303, 307, 308])('%i to the same origin, then the real answer', async (status) => {
 		await control('/faults', { path: '^/scans/1$', kind: 'redirect', status, times: 1 });
 		const [id] = sandbox.control.seedScans({ count: 1 });

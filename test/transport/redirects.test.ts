@@ -1,8 +1,9 @@
 /**
  * Issue 32 §1: the API key never leaves the service's origin. Every endpoint the package calls
  * (action node operations, the check before a batch, Wait for Completion, list search, both
- * triggers, the credential test) is answered with a redirect to a second loopback origin that
- * records every request; under both header modes, nothing reaches it and the error names where
+ * triggers, the credential test) is answered with a redirect to the sandbox's other origin (a
+ * second loopback port that logs every request with `origin: 'other'`); under both header
+ * modes, nothing reaches it and the error names where
  * the redirect pointed (origin and path, never the query). Redirects to the Base URL's origin
  * keep working: 307 / 308 keep method and body (the upload's stream is opened afresh), 301 /
  * 302 / 303 only for GET. Through n8n-core's engine, hook, webhook and poll contexts, and
@@ -11,7 +12,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
-import { startElsewhere } from '../../sandbox/elsewhere';
 import { testCredentialInCore } from '../support/credential-test';
 import { credentialsFor, type TestEnvironment } from '../support/credentials';
 import { loadPackage } from '../support/package';
@@ -25,17 +25,13 @@ import { itemsOf, nodeStatic, useTriggerStack } from '../trigger/helpers';
 let sandbox: Sandbox;
 let receiver: Receiver;
 let current: TriggerHarness;
-let elsewhere: Awaited<ReturnType<typeof startElsewhere>>;
 
 useTriggerStack(
 	() => current,
 	(started) => ({ sandbox, receiver } = started),
 );
-beforeAll(async () => {
-	elsewhere = await startElsewhere();
-});
-afterAll(async () => await elsewhere.close());
-beforeEach(() => elsewhere.clear());
+/** What reached the other origin (the request log is emptied before each test). */
+const elsewhere = () => sandbox.control.requests().filter((r) => r.origin === 'other');
 
 const modes = ['authorization', 'xApiKey'] as const;
 const envOf = (authHeader: (typeof modes)[number]): TestEnvironment => ({
@@ -204,16 +200,16 @@ describe.each(modes)('a redirect to another origin, key sent as %s', (authHeader
 		'%s: refused, nothing reaches the other origin',
 		async (_name, method, path, call) => {
 			const status = method === 'GET' ? 302 : 307;
-			redirect(method, path, status, `${elsewhere.origin}/api/v1/moved?token=secret-in-query`);
+			redirect(method, path, status, `${sandbox.otherOrigin}/api/v1/moved?token=secret-in-query`);
 			const seen = await call(envOf(authHeader));
-			expect(elsewhere.requests()).toEqual([]);
+			expect(elsewhere()).toEqual([]);
 			expect(seen).toContain(`${status}`);
 			expect(seen).not.toContain('secret-in-query');
 			// The nodes name the address; the credential test says to set the Base URL.
 			expect(seen).toMatch(
 				_name.startsWith('the credential test')
 					? /^Request failed with status code 302$/
-					: new RegExp(`to ${elsewhere.origin}/api/v1/moved`),
+					: new RegExp(`to ${sandbox.otherOrigin}/api/v1/moved`),
 			);
 		},
 	);

@@ -166,8 +166,10 @@ export class UploadSession {
 			outcome = await this.outcomes.get(lead)!.promise;
 		} catch (error) {
 			// The lead refused its file as already uploaded ("Error"): this item's own setting
-			// gets it the scan that holds the file, as after its own 409.
-			if (!(error instanceof AlreadyUploadedError) || upload.onDuplicate !== 'returnExisting')
+			// gets it the scan that holds the file, as after its own 409. Without Continue On Fail
+			// the lead's failure stops the node: nothing is read after it (issue 31 §4).
+			const own = error instanceof AlreadyUploadedError && upload.onDuplicate === 'returnExisting';
+			if (!own || !goesOnAfterFailure(ctx))
 				throw sameFileFailed(ctx.getNode(), upload.itemIndex, lead, error);
 			const index = this.indexes.of(upload.templateId);
 			const conflict = { kind: 'conflict' as const, error, at: Date.now() };

@@ -1,6 +1,6 @@
-// Issue 32 §1 in real n8n: the API key never leaves the service's origin. A second loopback
-// origin (sandbox/elsewhere.js) records every request; the sandbox answers the nodes' requests
-// with redirects to it. Under both header modes (credential 1 sends `Authorization: Bearer`, a
+// Issue 32 §1 in real n8n: the API key never leaves the service's origin. The sandbox's other
+// origin (a second loopback port, GET /__sandbox/origins) logs every request it gets with
+// `origin: "other"`; the sandbox answers the nodes' requests with redirects to it. Under both header modes (credential 1 sends `Authorization: Bearer`, a
 // second one `X-API-Key`):
 // - `n8n execute`: Account → Get (GET /account answered 302), an upload (POST /scans answered
 //   307) and an upload with Wait for Completion (its GET /scans/{id} answered 302), each with
@@ -9,13 +9,18 @@
 // - with `n8n start` up, n8n's own credential test (POST /rest/credentials/test) of a Base URL
 //   whose GET /account is answered 302: it fails (2.x in the credential's words, 1.x with "Request
 //   failed with status code 302"), and nothing reaches the other origin.
-import { createRequire } from 'node:module';
-
 import { CREDENTIAL, importCredential, importWorkflow, PACKAGE_NAME } from '../../n8n/local.mjs';
 import { execute } from './run-example.mjs';
 import { nodeItems, restOf, sandboxOf, settle } from './support.mjs';
 
-const { startElsewhere } = createRequire(import.meta.url)('../../../sandbox/elsewhere.js');
+/** The sandbox's other origin, and what reached it (the request log's `origin: "other"` entries). */
+async function otherOriginOf(sandbox) {
+	const { otherOrigin } = (await sandbox.control('GET', '/origins')).body;
+	return {
+		origin: otherOrigin,
+		requests: async () => (await sandbox.requests()).filter((r) => r.origin === 'other'),
+	};
+}
 
 const X_API_KEY = { id: '2', name: 'Document Scanning sandbox (X-API-Key)', type: CREDENTIAL.type };
 const MODES = [
@@ -108,7 +113,7 @@ async function redirectOnce(sandbox, method, path, status, location) {
 /** Before `n8n start`: the nodes' requests under both header modes. */
 export async function checkRedirects(ctx) {
 	const sandbox = sandboxOf(ctx);
-	const elsewhere = await startElsewhere();
+	const elsewhere = await otherOriginOf(sandbox);
 	const moved = `${elsewhere.origin}/api/v1/moved`;
 	try {
 		importCredential({
@@ -129,34 +134,33 @@ export async function checkRedirects(ctx) {
 			await redirectOnce(sandbox, 'POST', '^/scans$', 307, moved);
 			await redirectOnce(sandbox, 'GET', '^/scans/\\d+$', 302, moved);
 			await sandbox.clearRequests();
-			elsewhere.clear();
 			const run = await execute(ctx, workflow.id);
 			const errors = ['Account', 'Upload', 'Upload and wait'].map((name) =>
 				String(nodeItems(run.run, name)[0]?.error ?? ''),
 			);
 			const expected = [302, 307, 302].map((status) => `(HTTP ${status}) to ${moved}`);
 			const schemes = (await sandbox.requests()).map((r) => r.authScheme);
+			const reached = await elsewhere.requests();
 			ctx.check(
 				`redirects to another origin (key sent as ${mode}): GET /account, the upload and Wait for Completion's read each fail naming where they pointed; nothing reaches the other origin`,
 				errors.every((error, i) => error.includes(expected[i])) &&
 					errors.every((error) => !error.includes('secret-in-query')) &&
-					elsewhere.requests().length === 0 &&
+					reached.length === 0 &&
 					schemes.every(
 						(scheme) => scheme === (credential === CREDENTIAL ? 'bearer' : 'x-api-key'),
 					),
-				`${run.detail}; ${errors.join(' | ')}; other origin got ${JSON.stringify(elsewhere.requests())}`,
+				`${run.detail}; ${errors.join(' | ')}; other origin got ${JSON.stringify(reached)}`,
 			);
 		}
 	} finally {
 		await sandbox.control('DELETE', '/faults');
-		await elsewhere.close();
 	}
 }
 
 /** With `n8n start` up: n8n's credential test of a Base URL whose GET /account is redirected. */
 export async function checkCredentialTestRedirect(ctx) {
 	const sandbox = sandboxOf(ctx);
-	const elsewhere = await startElsewhere();
+	const elsewhere = await otherOriginOf(sandbox);
 	try {
 		for (const { mode, credential } of MODES) {
 			await redirectOnce(sandbox, 'GET', '^/account$', 302, `${elsewhere.origin}/api/v1/account`);
@@ -171,6 +175,7 @@ export async function checkCredentialTestRedirect(ctx) {
 				},
 			});
 			const verdict = answer.body?.data ?? answer.body;
+			const reached = await elsewhere.requests();
 			ctx.check(
 				`n8n's credential test (key sent as ${mode}) of a Base URL redirected elsewhere fails; nothing reaches the other origin`,
 				verdict?.status === 'Error' &&
@@ -179,12 +184,11 @@ export async function checkCredentialTestRedirect(ctx) {
 						? /status code 302/
 						: /^The service answered with a redirect \(HTTP 302\)/
 					).test(String(verdict?.message)) &&
-					elsewhere.requests().length === 0,
-				`${JSON.stringify(verdict)}; other origin got ${JSON.stringify(elsewhere.requests())}`,
+					reached.length === 0,
+				`${JSON.stringify(verdict)}; other origin got ${JSON.stringify(reached)}`,
 			);
 		}
 	} finally {
 		await sandbox.control('DELETE', '/faults');
-		await elsewhere.close();
 	}
 }
