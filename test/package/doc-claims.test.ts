@@ -20,6 +20,7 @@ import { FOLLOW_MAX_PAGES } from '../../nodes/DocumentScanningPollTrigger/follow
 import {
 	ACTIVATION_MAX_PAGES,
 	MAX_SINGLE_FETCHES,
+	MAX_WHOLE_READS,
 } from '../../nodes/DocumentScanningPollTrigger/listing';
 import { MAX_PENDING } from '../../nodes/DocumentScanningPollTrigger/state';
 import { MAX_REMEMBERED } from '../../nodes/DocumentScanningTrigger/repeats';
@@ -202,7 +203,8 @@ describe('counts and limits', () => {
 		const design = prose('docs/design.md');
 		const claims: Array<[RegExp, number]> = [
 			[/at most (\d[\d,]*) pages past the newest scan/, FOLLOW_MAX_PAGES],
-			[/plus (\d+) single reads/, MAX_SINGLE_FETCHES],
+			[/(\d+) single reads of followed scans/, MAX_SINGLE_FETCHES],
+			[/(\d+) reads of finished scans listed without every/, MAX_WHOLE_READS],
 			[/at most (\d[\d,]*) followed \(unfinished\) scans/, MAX_PENDING],
 			[/at most (\d[\d,]*) keys/, MAX_REMEMBERED],
 			[/at most (\d+) attempts/, UPLOAD_ATTEMPTS],
