@@ -27,7 +27,9 @@ test('brief records, Status Failed, one of 3 failed scans processed again before
 	expect(result.error).toBeUndefined();
 	const out = jsonOf(result);
 	expect(control.getScan(failed[1])?.status).toBe('completed');
-	expect(out.map((scan) => Number(scan.id))).toEqual(expect.arrayContaining([failed[0], failed[2]]));
+	expect(out.map((scan) => Number(scan.id))).toEqual(
+		expect.arrayContaining([failed[0], failed[2]]),
+	);
 	expect(out.map((scan) => `${String(scan.id)} ${String(scan.status)}`)).toEqual(
 		out.map((scan) => `${String(scan.id)} failed`),
 	);

@@ -17,25 +17,28 @@ import { makePoll, seed, usePollSandbox } from '../poll-trigger/helpers';
 let sandbox: Sandbox;
 usePollSandbox((started) => (sandbox = started));
 
-test.failing('ignored page, 30 scans since the last poll: the poll fails; deactivate and activate, as its error advises: the activation succeeds and later scans start the workflow', async () => {
-	sandbox.control.reset({ envelope: 'bare' });
-	sandbox.control.setListing({ ignorePage: true });
-	const trigger = await makePoll(sandbox);
-	await trigger.activate();
-	seed(sandbox, 30, 'completed');
-	const failure = await trigger.poll().then(
-		() => undefined,
-		(error: Error & { description?: string }) => error,
-	);
-	expect(failure?.description).toMatch(/deactivate and activate the workflow/);
+test.failing(
+	'ignored page, 30 scans since the last poll: the poll fails; deactivate and activate, as its error advises: the activation succeeds and later scans start the workflow',
+	async () => {
+		sandbox.control.reset({ envelope: 'bare' });
+		sandbox.control.setListing({ ignorePage: true });
+		const trigger = await makePoll(sandbox);
+		await trigger.activate();
+		seed(sandbox, 30, 'completed');
+		const failure = await trigger.poll().then(
+			() => undefined,
+			(error: Error & { description?: string }) => error,
+		);
+		expect(failure?.description).toMatch(/deactivate and activate the workflow/);
 
-	trigger.deactivate();
-	const again = await trigger.restart();
-	// n8n: activation runs the first poll as a test; an error fails the activation.
-	await expect(again.activate()).resolves.toBeNull();
-	const [later] = seed(sandbox, 1, 'completed');
-	const items = await again.poll();
-	expect((items ?? []).map((item) => (item.json.data as { scan_id: number }).scan_id)).toEqual([
-		later,
-	]);
-});
+		trigger.deactivate();
+		const again = await trigger.restart();
+		// n8n: activation runs the first poll as a test; an error fails the activation.
+		await expect(again.activate()).resolves.toBeNull();
+		const [later] = seed(sandbox, 1, 'completed');
+		const items = await again.poll();
+		expect((items ?? []).map((item) => (item.json.data as { scan_id: number }).scan_id)).toEqual([
+			later,
+		]);
+	},
+);
