@@ -133,8 +133,10 @@ export function commit(
 		...[...pending].filter((id) => !fetched.has(id)).sort((a, b) => a - b),
 		...observation.fetched.filter((id) => pending.has(id)),
 	];
-	// Beyond MAX_PENDING the oldest are dropped (none when within it).
-	const dropped = [...pendingList]
+	// Beyond MAX_PENDING the oldest unfinished are dropped (none when within it); finished scans
+	// waiting for their read by ID are kept: they start the workflow, 25 a poll.
+	const dropped = pendingList
+		.filter((id) => !isFinal(observation.scans.get(id) ?? {}))
 		.sort((a, b) => a - b)
 		.slice(0, Math.max(0, pendingList.length - MAX_PENDING));
 	const drop = new Set(dropped);

@@ -95,15 +95,15 @@ export async function readPages(
 
 /**
  * Whether the listing without filters shows that the server pages (page 1 ends it, or page 2
- * holds a record page 1 does not): then a filtered page 2 equal to page 1 was its last page
- * served again (a clamping server), not `page` ignored.
+ * holds a record older than page 1's: a new one is page 1 again, newer): then a filtered page 2
+ * equal to page 1 was its last page served again (a clamping server), not `page` ignored.
  */
 async function pagesUnfiltered(ctx: ApiContext, path: string, itemIndex?: number) {
 	const first = await fetchListPage(ctx, path, {}, 1, itemIndex);
 	if (endsListing(first, 1)) return true;
-	const ids = new Set(first.items.map(recordId));
+	const lowest = Math.min(...first.items.map((r) => recordId(r) ?? Infinity));
 	return (await fetchListPage(ctx, path, {}, 2, itemIndex)).items.some(
-		(r) => !ids.has(recordId(r)),
+		(r) => (recordId(r) ?? Infinity) < lowest,
 	);
 }
 

@@ -115,5 +115,8 @@ export async function execute(
 				})
 			: listed[i],
 	);
-	return toItems(scans.flatMap(shape), itemIndex);
+	// A scan read by ID in another status than listed left the filter's status during the read:
+	// it may be left out, never output in another status than the filter's.
+	const kept = scans.filter((s, i) => qs.status === undefined || s.status === listed[i].status);
+	return toItems(kept.flatMap(shape), itemIndex);
 }
