@@ -52,7 +52,7 @@ export interface ListingPage {
 export async function readPage(ctx: IPollFunctions, pageNumber: number): Promise<ListingPage> {
 	const page = await fetchListPage(ctx, '/scans', {}, pageNumber);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
-	const last = endsListing({ ...page, items }, pageNumber);
+	const last = endsListing({ ...page, items });
 	return { items, last };
 }
 

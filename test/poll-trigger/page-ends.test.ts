@@ -61,7 +61,7 @@ test('a server that ignores page, 30 new scans: the poll fails naming the 5 it c
 			),
 		);
 		expect((error as NodeOperationError).description).toMatch(
-			new RegExp(`stays at scan ${horizon}.*Poll more often.*deactivate and activate`),
+			new RegExp(`stays at scan ${horizon}.*Poll more often.*rename this trigger node`),
 		);
 		expect(trigger.nodeStaticData.horizon).toBe(horizon);
 	}

@@ -1,15 +1,11 @@
 /**
  * Review of the poll trigger's failure under a service that ignores `page` (poll.ts
- * `unreachable`) from outside, with n8n's own runtime: the error tells the user "To give these
- * scans up, deactivate and activate the workflow: the trigger then starts from the newest scan".
- * n8n keeps a workflow's static data across deactivation and runs the activation's first poll
- * as a test (n8n-core's ActiveWorkflows / PollTriggerExecutor: `executeTrigger(true)`, which
- * rethrows). The state still stands at the old horizon (the failed poll committed nothing), so
- * the activation's poll fails the same way and the workflow can no longer be activated at all.
- *
- * Not fixed here: the poll cannot tell the activation's test poll from a scheduled one (the same
- * PollContext, mode `trigger`), so the fix is a choice of design (give the named scans up once
- * the error was raised, or advise what does reset the state).
+ * `unreachable`) with n8n's own runtime. n8n keeps a workflow's static data across deactivation
+ * and runs the activation's first poll as a test that rethrows (`executeTrigger(true)`): the
+ * advice it gave first ("deactivate and activate") failed the activation with the same error,
+ * and the workflow could not be activated at all. The advice now is what resets the trigger's
+ * memory: n8n keys a node's static data by its name (`node:<name>`), so a renamed trigger has
+ * none. Played here by the saved static data without the old name's entry.
  */
 import { type Sandbox } from '../../sandbox/server';
 import { makePoll, seed, usePollSandbox } from '../poll-trigger/helpers';
@@ -17,28 +13,31 @@ import { makePoll, seed, usePollSandbox } from '../poll-trigger/helpers';
 let sandbox: Sandbox;
 usePollSandbox((started) => (sandbox = started));
 
-test.failing(
-	'ignored page, 30 scans since the last poll: the poll fails; deactivate and activate, as its error advises: the activation succeeds and later scans start the workflow',
-	async () => {
-		sandbox.control.reset({ envelope: 'bare' });
-		sandbox.control.setListing({ ignorePage: true });
-		const trigger = await makePoll(sandbox);
-		await trigger.activate();
-		seed(sandbox, 30, 'completed');
-		const failure = await trigger.poll().then(
-			() => undefined,
-			(error: Error & { description?: string }) => error,
-		);
-		expect(failure?.description).toMatch(/deactivate and activate the workflow/);
+test('ignored page, 30 scans since the last poll: deactivating alone keeps the failure; renaming the trigger, as the error advises, activates and goes on from the newest scan', async () => {
+	sandbox.control.reset({ envelope: 'bare' });
+	sandbox.control.setListing({ ignorePage: true });
+	const trigger = await makePoll(sandbox);
+	await trigger.activate();
+	seed(sandbox, 30, 'completed');
+	const failure = await trigger.poll().then(
+		() => undefined,
+		(error: Error & { description?: string }) => error,
+	);
+	expect(failure?.description).toMatch(/rename this trigger node and save/);
 
-		trigger.deactivate();
-		const again = await trigger.restart();
-		// n8n: activation runs the first poll as a test; an error fails the activation.
-		await expect(again.activate()).resolves.toBeNull();
-		const [later] = seed(sandbox, 1, 'completed');
-		const items = await again.poll();
-		expect((items ?? []).map((item) => (item.json.data as { scan_id: number }).scan_id)).toEqual([
-			later,
-		]);
-	},
-);
+	trigger.deactivate();
+	const kept = await trigger.restart();
+	// n8n: the activation runs the first poll as a test; its error fails the activation.
+	await expect(kept.activate()).rejects.toThrow(/could not be listed/);
+
+	const saved = kept.saved;
+	for (const key of Object.keys(saved.staticData))
+		if (key.startsWith('node:')) delete saved.staticData[key];
+	const renamed = await kept.restart();
+	await expect(renamed.activate()).resolves.toBeNull();
+	const [later] = seed(sandbox, 1, 'completed');
+	const items = await renamed.poll();
+	expect((items ?? []).map((item) => (item.json.data as { scan_id: number }).scan_id)).toEqual([
+		later,
+	]);
+});

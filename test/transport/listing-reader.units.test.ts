@@ -14,7 +14,6 @@ import {
 	pageCountOf,
 	readListing,
 	recordId,
-	saysLastPage,
 } from '../../nodes/shared/transport/listingReader';
 
 const PAGE = 25;
@@ -133,47 +132,22 @@ describe('pageCountOf', () => {
 	});
 });
 
-describe('saysLastPage / isEndPage', () => {
+describe('isEndPage', () => {
 	const full = Array.from({ length: PAGE }, (_, i) => ({ id: i + 1 }));
 	test.each([
-		[{ current_page: 2, last_page: 2 }, 1, true],
-		[{ current_page: 3, last_page: 2 }, 1, true],
-		[{ current_page: 1, last_page: 2 }, 1, false],
-		[{ page: 2, total_pages: 2 }, 1, true],
-		[{ page: 1, pages: 2 }, 2, false],
-		[{ last_page: 2 }, 2, true],
-		[{ last_page: 2 }, 1, false],
-		[{ current_page: 2, total: 50, per_page: 25 }, 1, true],
-		[{ current_page: 2, total: 51, per_page: 25 }, 1, false],
-		[{ current_page: 1, total: 25 }, 1, true],
-		[{ current_page: 1, total: 26 }, 1, false],
-		[{ current_page: 1, total: null }, 1, false],
-		[{ current_page: 1 }, 1, false],
-		[{ current_page: 1, total: 30, per_page: 'x' }, 1, false],
-	])('meta %j on page %s → %s', (meta, pageNumber, last) => {
-		expect(saysLastPage({ items: full, meta }, pageNumber, PAGE)).toBe(last);
-		expect(isEndPage({ items: full, meta }, pageNumber, PAGE)).toBe(last);
-	});
-
-	test('per page falls back to the page size given', () => {
-		expect(saysLastPage({ items: [], meta: { current_page: 1, total: 25 } }, 1, 20)).toBe(false);
-		expect(saysLastPage({ items: [], meta: { current_page: 2, total: 40 } }, 2, 20)).toBe(true);
-	});
-
-	test.each([
-		[{ next: null }, true],
-		[{ next: '' }, true],
-		[{ next: 'https://x/scans?page=3' }, false],
-		[{}, false],
-		[{ prev: null }, false],
-	])('links %j → %s', (links, last) => {
-		expect(saysLastPage({ items: full, links }, 1, PAGE)).toBe(last);
+		[{ current_page: 2, last_page: 2 }],
+		[{ last_page: 1 }],
+		[{ current_page: 1, total: 25 }],
+		[{ current_page: 2, total: 50, per_page: 25 }],
+	])('a full page never ends the listing, whatever meta says: %j', (meta) => {
+		expect(isEndPage({ items: full, meta }, PAGE)).toBe(false);
+		expect(isEndPage({ items: full, links: { next: null } }, PAGE)).toBe(false);
 	});
 
 	test('empty or short pages end the listing; a full one does not', () => {
-		expect(isEndPage({ items: [] }, 1, PAGE)).toBe(true);
-		expect(isEndPage({ items: full.slice(1) }, 1, PAGE)).toBe(true);
-		expect(isEndPage({ items: full }, 1, PAGE)).toBe(false);
+		expect(isEndPage({ items: [] }, PAGE)).toBe(true);
+		expect(isEndPage({ items: full.slice(1) }, PAGE)).toBe(true);
+		expect(isEndPage({ items: full }, PAGE)).toBe(false);
 	});
 });
 
@@ -183,9 +157,10 @@ describe('readListing: how pages are read', () => {
 		const opts = options(fetchPage, { concurrency: 3 });
 		const result = await readListing(opts);
 		expect(ids(result.records)).toEqual(desc(75, 1));
-		expect(result).toMatchObject({ topId: 75, capped: false, requests: 3 });
-		expect(pages).toEqual([1, 2, 3]);
-		expect(opts.calls).toEqual({ widths: [2], concurrency: [3] });
+		// A full last page is no end, whatever `meta` says: one more read (empty) ends it.
+		expect(result).toMatchObject({ topId: 75, capped: false, requests: 4 });
+		expect(pages).toEqual([1, 2, 3, 4]);
+		expect(opts.calls).toEqual({ widths: [2, 1], concurrency: [3, 3] });
 	});
 
 	test('without a page count: 4 pages ahead, then twice as many up to the lookahead', async () => {
@@ -209,8 +184,9 @@ describe('readListing: how pages are read', () => {
 		}));
 		const result = await readListing(opts);
 		expect(ids(result.records)).toEqual(desc(PAGE * 15, 1));
-		// Page 2 as planned, then 8 ahead (3-10), 8 (11-18, page 16 empty); no gap to repair.
-		expect(opts.calls.widths).toEqual([1, 8, 8]);
+		// Page 2 as planned, page 3 alone (the count may be right), then 8 ahead (4-11), 8 (12-19,
+		// page 16 empty); no gap to repair.
+		expect(opts.calls.widths).toEqual([1, 1, 8, 8]);
 	});
 
 	test('sequential: one page a round', async () => {
@@ -346,7 +322,8 @@ describe('readListing: limits and bounds', () => {
 		expect(small.records).toHaveLength(PAGE + 5);
 		expect(reported.pages).toEqual([1, 2, 3]);
 		const atCount = service(PAGE * 3, 'data');
-		expect((await readListing(options(atCount.fetchPage, { maxPages: 3 }))).records).toHaveLength(
+		// Three full pages need a fourth read to end (a full page is never the end).
+		expect((await readListing(options(atCount.fetchPage, { maxPages: 4 }))).records).toHaveLength(
 			75,
 		);
 		const limited = service(PAGE * 10, 'data');
@@ -552,7 +529,7 @@ describe('readListing: gaps between pages read side by side', () => {
 		opts.concurrency = 8;
 		const result = await readListing(opts);
 		expect(ids(result.records)).toEqual(desc(75, 1));
-		expect(pages).toEqual([1, 3, 2]);
+		expect(pages).toEqual([1, 3, 2, 4]);
 	});
 
 	test('a total that went down between neighbours is checked: the last page again shows every record was read', async () => {
@@ -565,7 +542,7 @@ describe('readListing: gaps between pages read side by side', () => {
 		};
 		const result = await readListing(options(fetchPage, {}, 'reverse'));
 		expect(ids(result.records)).toEqual(desc(75, 1));
-		expect(base.pages).toEqual([1, 3, 2, 3]);
+		expect(base.pages).toEqual([1, 3, 2, 4, 4]);
 	});
 
 	test('pages read one after the other always join: no check read', async () => {

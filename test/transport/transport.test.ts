@@ -4,10 +4,6 @@
  */
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
 import { unwrapList, unwrapRecord } from '../../nodes/shared/transport';
-import { saysLastPage } from '../../nodes/shared/transport/listingPages';
-
-const isLastPage = (page: Parameters<typeof saysLastPage>[0], n: number) =>
-	saysLastPage(page, n, 25);
 import { isApiErrorBody } from '../../nodes/shared/transport/baseUrl';
 import { runNode } from '../support/run-node';
 
@@ -159,16 +155,5 @@ describe('response shapes (unit)', () => {
 		});
 		expect(unwrapList({ data: { data: [{ id: 3 }] } }).items).toEqual([{ id: 3 }]);
 		expect(unwrapList({ unexpected: true }).items).toEqual([]);
-	});
-
-	test('meta and links end a listing', () => {
-		expect(isLastPage({ items: [], meta: { current_page: 3, last_page: 3 } }, 3)).toBe(true);
-		expect(isLastPage({ items: [], meta: { current_page: 2, last_page: 3 } }, 2)).toBe(false);
-		expect(isLastPage({ items: [], meta: { current_page: 2, per_page: 25, total: 50 } }, 2)).toBe(
-			true,
-		);
-		expect(isLastPage({ items: [], links: { next: null } }, 1)).toBe(true);
-		expect(isLastPage({ items: [], links: { next: 'https://x/scans?page=2' } }, 1)).toBe(false);
-		expect(isLastPage({ items: [] }, 1)).toBe(false);
 	});
 });

@@ -46,7 +46,7 @@ export async function readScanPage(
 	return {
 		read: { ...page, items, pageNumber, sent: 0, received: 0 },
 		items,
-		last: page.missing !== undefined || endsListing({ ...page, items }, pageNumber),
+		last: page.missing !== undefined || endsListing({ ...page, items }),
 		serverTime: serverTimeOf(page.headers),
 	};
 }

@@ -77,20 +77,20 @@ export async function readStatuses(
 		});
 		return unwrapList(response.body);
 	};
-	const take = (page: ListPage, pageNumber: number): boolean => {
+	const take = (page: ListPage): boolean => {
 		for (const scan of page.items) {
 			const id = Number(scan.id);
 			if (wanted.has(id)) seen.set(id, scan);
 		}
-		return endsListing(page, pageNumber);
+		return endsListing(page);
 	};
 
 	const first = await Promise.all(
 		Array.from({ length: Math.min(filled, maxPages) }, async (_, i) => await readPage(i + 1)),
 	);
 	let ended = false;
-	for (const [index, page] of first.entries()) {
-		if (take(page, index + 1)) {
+	for (const page of first) {
+		if (take(page)) {
 			ended = true;
 			break;
 		}
@@ -100,7 +100,7 @@ export async function readStatuses(
 		!ended && pageNumber <= maxPages && seen.size < wanted.size;
 		pageNumber++
 	) {
-		ended = take(await readPage(pageNumber), pageNumber);
+		ended = take(await readPage(pageNumber));
 	}
 	return seen;
 }

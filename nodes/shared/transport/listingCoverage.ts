@@ -25,7 +25,7 @@ import { idsOf, isEndPage, recordId } from './listingPages';
 function spans(reads: Read[], proven: Set<Read>, end: Read | undefined, pageSize: number) {
 	return reads.flatMap((read) => {
 		const ids = idsOf(read);
-		const down = read === end || isEndPage(read, read.pageNumber, pageSize);
+		const down = read === end || isEndPage(read, pageSize);
 		const up = read.pageNumber === 1 || proven.has(read);
 		if (ids.length === 0) return up && down ? [{ low: -Infinity, high: Infinity, page: 1 }] : [];
 		const low = down ? -Infinity : Math.min(...ids);

@@ -83,32 +83,14 @@ export function pageCountOf(page: ListingPage, pageSize: number): number | undef
 	return undefined;
 }
 
-/** True when `meta` / `links` of the page just read say it is the last one. */
-export function saysLastPage(page: ListingPage, pageNumber: number, pageSize: number): boolean {
-	const { meta, links } = page;
-	if (meta) {
-		const current = Number(meta.current_page ?? meta.page ?? pageNumber);
-		const last = Number(meta.last_page ?? meta.total_pages ?? meta.pages);
-		if (Number.isFinite(last) && current >= last) return true;
-		const total = Number(meta.total);
-		const perPage = Number(meta.per_page ?? pageSize);
-		if (
-			meta.total !== null &&
-			Number.isFinite(total) &&
-			Number.isFinite(perPage) &&
-			current * perPage >= total
-		)
-			return true;
-	}
-	if (links && 'next' in links && !links.next) return true;
-	return false;
-}
-
-/** The one rule for "the listing ends with this page": empty, short, or the page says so. */
-export function isEndPage(page: ListingPage, pageNumber: number, pageSize: number): boolean {
+/**
+ * The one rule for "the listing ends with this page": empty or short. A full page is never the
+ * end, whatever `meta` or `links` say: a count that is off (cached, or of another filter) would
+ * end a listing early in silence; a full last page costs one more read instead.
+ */
+export function isEndPage(page: ListingPage, pageSize: number): boolean {
 	return (
 		page.items.length === 0 ||
-		page.items.length < pageSize ||
-		saysLastPage(page, pageNumber, pageSize)
+		page.items.length < pageSize
 	);
 }

@@ -36,7 +36,7 @@ import { joins, merge, provesAll, repairGaps } from './listingRepair';
  */
 
 export type { ListingPage } from './listingPages';
-export { isEndPage, pageCountOf, pageSizeOf, recordId, saysLastPage } from './listingPages';
+export { isEndPage, pageCountOf, pageSizeOf, recordId } from './listingPages';
 
 export interface ListingReadOptions {
 	fetchPage: (pageNumber: number) => Promise<ListingPage>;
@@ -125,7 +125,7 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	let unique = first.items.length - firstIds.length + seen.size;
 	const enough = () => options.limit !== undefined && unique >= options.limit;
 	const endingOf = (page: Read): Ending | undefined => {
-		if (isEndPage(page, page.pageNumber, pageSize)) return 'end';
+		if (isEndPage(page, pageSize)) return 'end';
 		if (enough()) return 'limit';
 		return options.stopAfter?.(page.items) === true ? 'stop' : undefined;
 	};
@@ -142,10 +142,12 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 			ending = 'capped';
 			break;
 		}
-		// 4 pages ahead, then twice as many each round up to `lookahead`, never past the end `meta` says.
+		// 4 pages ahead, then twice as many each round up to `lookahead`, never past the end `meta`
+		// says; past it one page at a time (a full page there is no end: the count may be off).
 		let width = options.sequential ? 1 : Math.min(ahead, options.lookahead);
 		ahead *= 2;
-		if (count !== undefined && next <= count) width = Math.min(width, count - next + 1);
+		if (count !== undefined && next <= count + 1)
+			width = Math.min(width, Math.max(1, count - next + 1));
 		width = Math.min(width, options.maxPages - next + 1);
 		if (options.limit !== undefined)
 			width = Math.min(width, Math.max(1, Math.ceil((options.limit - unique) / pageSize)));

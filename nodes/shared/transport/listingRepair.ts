@@ -51,7 +51,7 @@ export function provesAll(chain: Read[], check: Read, need: number, pageSize: nu
 	const size = Math.max(pageSize, ...all.map((page) => page.items.length));
 	// Records only join: every record read before the check is listed when it is read.
 	if (around(all, check).before < (check.pageNumber - 1) * size) return false;
-	return isEndPage(check, check.pageNumber, pageSize) || Math.min(...idsOf(check)) <= need;
+	return isEndPage(check, pageSize) || Math.min(...idsOf(check)) <= need;
 }
 
 /** Reads that close the open gaps (by position in `chain`), each until it joins the old page. */
@@ -71,7 +71,7 @@ export async function repairGaps(
 		let page = await read(before.pageNumber);
 		reads.push(page);
 		// Until the new read joins the old one (or the listing ends there).
-		while (!overlaps(page, before) && !isEndPage(page, page.pageNumber, pageSize)) {
+		while (!overlaps(page, before) && !isEndPage(page, pageSize)) {
 			if (page.pageNumber + 1 > maxPages) throw restless();
 			page = await read(page.pageNumber + 1);
 			reads.push(page);

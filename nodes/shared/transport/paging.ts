@@ -18,11 +18,11 @@ export const PAGE_SIZE = 25;
 
 /**
  * The one last-page rule for a page read on its own (uploads, the poller, the poll trigger):
- * listingReader.ts's `isEndPage` (empty, short, or `meta` / `links` say so), with the page's
+ * listingReader.ts's `isEndPage` (empty or short; a full page never ends it), with the page's
  * own `per_page` when it gives a usable one.
  */
-export function endsListing(page: ListPage, pageNumber: number): boolean {
-	return isEndPage(page, pageNumber, pageSizeOf(page, PAGE_SIZE));
+export function endsListing(page: ListPage): boolean {
+	return isEndPage(page, pageSizeOf(page, PAGE_SIZE));
 }
 
 /** Pages of one round read at the same time. */
@@ -100,7 +100,7 @@ export async function readPages(
  */
 async function pagesUnfiltered(ctx: ApiContext, path: string, itemIndex?: number) {
 	const first = await fetchListPage(ctx, path, {}, 1, itemIndex);
-	if (endsListing(first, 1)) return true;
+	if (endsListing(first)) return true;
 	const lowest = Math.min(...first.items.map((r) => recordId(r) ?? Infinity));
 	return (await fetchListPage(ctx, path, {}, 2, itemIndex)).items.some(
 		(r) => (recordId(r) ?? Infinity) < lowest,
