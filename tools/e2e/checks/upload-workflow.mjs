@@ -57,7 +57,13 @@ export function uploadParameters(more, templateId = '1') {
 	};
 }
 
-/** Start → PDFs (see pdfsNode) → Upload (`parameters` added to uploadParameters). */
+/**
+ * Start → PDFs (see pdfsNode) → Upload (`parameters` added to uploadParameters).
+ * @param {string} id
+ * @param {string} name
+ * @param {{ count: number, stamp: string, prefix: string }} batch
+ * @param {{ parameters?: object, templateId?: string, onError?: string }} [upload]
+ */
 export function uploadBatchWorkflow(id, name, batch, { parameters, templateId, onError } = {}) {
 	return {
 		id,
