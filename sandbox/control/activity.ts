@@ -4,7 +4,6 @@
  * `hold` fault are let go by `releaseHeld`. In process as `sandbox.control.*`, over HTTP under
  * `/__sandbox/...` (routes below; docs/sandbox.md).
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiResponse } from '../api/http';
 import { route, Route } from '../api/router';
@@ -69,18 +68,8 @@ export function createActivityControl(
 			templateId ?? store.activeTemplates(account.id)[0]?.id ?? 0,
 		);
 		if (!template) throw new Error(`Template ${templateId} not found for this account`);
-		for (let i = 0; i < count; i += 1) {
-			const scan = store.createUploadedScan({
-				account,
-				template,
-				filename: 'other-client.pdf',
-				contentSha256: '',
-				plannedOutcome: 'completed',
-			});
-			scan.filename = `other-client-${scan.id}.pdf`;
-			scan.contentSha256 = createHash('sha256').update(`other-client:${scan.id}`).digest('hex');
-			core.processor.start(scan);
-		}
+		for (let i = 0; i < count; i += 1)
+			core.processor.start(core.competition.upload(account, template));
 	};
 
 	const run = (activity: OtherActivity): void => {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { VirtualClock } from './clock';
 import { applyResult } from './processing';
 import { Store } from './state';
-import { AccountRecord, ROLLING_WINDOW_MS } from './records';
+import { AccountRecord, ROLLING_WINDOW_MS, ScanRecord, TemplateRecord } from './records';
 
 export interface SeedUploadsInput {
 	apiKey?: string;
@@ -70,15 +70,7 @@ export class Competition {
 		const ids: number[] = [];
 		for (let i = 0; i < count; i += 1) {
 			const at = Math.round(now - oldestAgeMs + (i * (oldestAgeMs - newestAgeMs)) / count);
-			const scan = this.store.createUploadedScan({
-				account,
-				template,
-				filename: 'other-client.pdf',
-				contentSha256: '',
-				plannedOutcome: 'completed',
-			});
-			scan.filename = `other-client-${scan.id}.pdf`;
-			scan.contentSha256 = createHash('sha256').update(`other-client:${scan.id}`).digest('hex');
+			const scan = this.upload(account, template);
 			applyResult(scan, template.extractionMode, 'completed');
 			scan.createdAt = at;
 			scan.updatedAt = at;
@@ -87,6 +79,20 @@ export class Competition {
 		}
 		account.acceptedUploads.sort((a, b) => a - b);
 		return ids;
+	}
+
+	/** An upload another client makes now: a charged scan `other-client-<id>.pdf`, counted in the rolling hour. */
+	upload(account: AccountRecord, template: TemplateRecord): ScanRecord {
+		const scan = this.store.createUploadedScan({
+			account,
+			template,
+			filename: 'other-client.pdf',
+			contentSha256: '',
+			plannedOutcome: 'completed',
+		});
+		scan.filename = `other-client-${scan.id}.pdf`;
+		scan.contentSha256 = createHash('sha256').update(`other-client:${scan.id}`).digest('hex');
+		return scan;
 	}
 
 	/** Sets the account's remaining credit (total = used + remaining). */

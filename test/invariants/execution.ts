@@ -6,6 +6,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RequestLogEntry, Sandbox, ScanRecord } from '../../sandbox/server';
+import type { RunResult } from '../support/run-node';
 import type { WireEvent } from './observe';
 
 export type Operation = 'upload' | 'getMany' | 'poll' | 'webhook';
@@ -63,7 +64,7 @@ export function scanIdsOf(item: IDataObject): number[] {
 	return [...new Set(ids)];
 }
 
-export function pairedOf(items: INodeExecutionData[]): number[] {
+function pairedOf(items: INodeExecutionData[]): number[] {
 	return items.map((item) => {
 		const paired = item.pairedItem;
 		if (typeof paired === 'number') return paired;
@@ -83,6 +84,28 @@ export function recordsOf(sandbox: Sandbox, items: IDataObject[]): Record<number
 }
 
 export type Bounded<T> = { done: true; value: T } | { done: false };
+
+/** What a runNode() bounded by within() left: its items, their pairing, its error, whether it was still running. */
+export function nodeRunOf(
+	outcome: Bounded<RunResult>,
+): Pick<Execution, 'items' | 'paired' | 'error' | 'timedOut'> {
+	const output = outcome.done ? outcome.value.output : [];
+	const error = outcome.done ? outcome.value.error : undefined;
+	return {
+		items: output.map((item) => item.json),
+		paired: pairedOf(output),
+		...(error
+			? {
+					error: {
+						message: error.message,
+						description: error.description ?? undefined,
+						context: error.context as IDataObject | undefined,
+					},
+				}
+			: {}),
+		timedOut: !outcome.done,
+	};
+}
 
 /** Resolves with the promise's value, or `{done: false}` once `ms` passed (the promise is left behind). */
 export async function within<T>(promise: Promise<T>, ms: number): Promise<Bounded<T>> {

@@ -4,7 +4,6 @@
  * during the read, and faults hit any listing request. Records which scans matched the filter
  * at the start, at the end, and which changed in between (invariant 10).
  */
-import type { IDataObject } from 'n8n-workflow';
 
 import {
 	DEFAULT_API_KEY,
@@ -15,7 +14,7 @@ import {
 } from '../../sandbox/server';
 import { runNode } from '../support/run-node';
 import type { GetManyCase } from './cases';
-import { allScans, type Execution, pairedOf, recordsOf, within } from './execution';
+import { allScans, type Execution, nodeRunOf, recordsOf, within } from './execution';
 import { schedule } from './faults';
 import { observeWire } from './observe';
 import { getManyParameters, type GetManySettings } from './settings';
@@ -95,9 +94,7 @@ export async function runGetManyCase(sandbox: Sandbox, c: GetManyCase): Promise<
 	for (const scan of after) if (scan.id >= firstNew) changed.add(scan.id);
 	const end = after.filter(match).map((s) => s.id);
 	const requests = control.requests().slice(logStart);
-	const output = outcome.done ? outcome.value.output : [];
-	const json = output.map((item) => item.json);
-	const error = outcome.done ? outcome.value.error : undefined;
+	const ran = nodeRunOf(outcome);
 	const m = Math.max(start.length, end.length);
 	const reach = c.settings.returnAll ? m : Math.min(m, c.settings.limit);
 	const f = c.faults.reduce((sum, fault) => sum + fault.times, 0);
@@ -106,25 +103,14 @@ export async function runGetManyCase(sandbox: Sandbox, c: GetManyCase): Promise<
 		{
 			label: 'Get Many',
 			op: 'getMany',
-			items: json,
-			paired: pairedOf(output),
+			...ran,
 			inputs: 1,
 			continueOnFail: c.settings.continueOnFail,
-			...(error
-				? {
-						error: {
-							message: error.message,
-							description: error.description ?? undefined,
-							context: error.context as IDataObject | undefined,
-						},
-					}
-				: {}),
-			timedOut: !outcome.done,
 			boundMs,
 			elapsedMs,
 			requests,
 			wire: wire.events,
-			records: recordsOf(sandbox, json),
+			records: recordsOf(sandbox, ran.items),
 			listing: { start, end, changed: [...changed] },
 			/**
 			 * Invariant 9, Scan → Get Many: GET /scans requests at most

@@ -5,13 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { IDataObject } from 'n8n-workflow';
-
 import { DEFAULT_API_KEY, type Sandbox } from '../../sandbox/server';
 import { binaryItem } from '../support/fixtures';
 import { runNode } from '../support/run-node';
 import type { UploadCase, UploadRun } from './cases';
-import { allScans, type Execution, FINAL, pairedOf, recordsOf, until, within } from './execution';
+import { allScans, type Execution, FINAL, nodeRunOf, recordsOf, until, within } from './execution';
 import { type FaultDraw, schedule } from './faults';
 import { observeWire, watchAfterEnd } from './observe';
 import { type UploadSettings, uploadParameters, WAIT } from './settings';
@@ -123,33 +121,20 @@ async function uploadRun(
 	if (outcome.done && outcome.value.error) await until(() => leftBehind.seen() > 0, 100);
 	const refunded = made.filter((id) => control.getScan(id)?.charged === false);
 	const lateRequests = leftBehind.stop();
-	const output = outcome.done ? outcome.value.output : [];
-	const json = output.map((item) => item.json);
-	const error = outcome.done ? outcome.value.error : undefined;
+	const ran = nodeRunOf(outcome);
 	const after = allScans(sandbox);
 	return {
 		label: `upload run ${number}`,
 		op: 'upload',
-		items: json,
-		paired: pairedOf(output),
+		...ran,
 		inputs: items.length,
 		continueOnFail: c.settings.continueOnFail,
-		...(error
-			? {
-					error: {
-						message: error.message,
-						description: error.description ?? undefined,
-						context: error.context as IDataObject | undefined,
-					},
-				}
-			: {}),
-		timedOut: !outcome.done,
 		boundMs,
 		elapsedMs,
 		...(outcome.done ? { lateRequests } : {}),
 		requests,
 		wire: wire.events,
-		records: recordsOf(sandbox, json),
+		records: recordsOf(sandbox, ran.items),
 		docs,
 		refunded,
 		requestBound: listingBound(c.settings, run, {

@@ -68,6 +68,11 @@ export function uploadParams(extra: Record<string, unknown> = {}): Record<string
 	};
 }
 
+/** Scan → Get Many parameters: every scan of `status` (Return All), plus `extra`. */
+export function getManyParams(status: string, extra: Record<string, unknown> = {}) {
+	return { resource: 'scan', operation: 'getAll', returnAll: true, filters: { status }, ...extra };
+}
+
 /** The node version new workflows get: uploads carry the content fingerprint by default. */
 export const LATEST = 1.1;
 
@@ -93,6 +98,11 @@ export async function run(
 /** The JSON of every output item. */
 export function jsonOf(result: RunResult): IDataObject[] {
 	return result.output.map((item) => item.json);
+}
+
+/** The scan IDs of the output items. */
+export function idsOf(result: RunResult): number[] {
+	return jsonOf(result).map((s) => Number(s.id));
 }
 
 /** The input index every output item is paired to. */

@@ -2,12 +2,11 @@
  * Scan → Get Many with Return All while other clients add scans (issue: listings that move
  * while they are read). The sandbox creates scans when a chosen listing request arrives.
  */
-import { jsonOf, run, useSandbox } from './helpers';
+import { idsOf, run, useSandbox } from './helpers';
 
 const sb = useSandbox();
 
 const getAll = { resource: 'scan', operation: 'getAll', returnAll: true };
-const idsOf = (result: Awaited<ReturnType<typeof run>>) => jsonOf(result).map((s) => Number(s.id));
 
 for (const envelope of ['data', 'bare'] as const) {
 	describe(`${envelope} envelope`, () => {

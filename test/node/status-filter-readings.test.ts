@@ -5,18 +5,10 @@
  * is listed, a server that repeats its last page past the end, and listed records without
  * every field (each finished scan is output as GET /scans/{id} gives it).
  */
-import { jsonOf, run, useSandbox } from './helpers';
+import { getManyParams, idsOf, jsonOf, run, useSandbox } from './helpers';
 
 const sb = useSandbox();
 
-const getMany = (status: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'scan',
-	operation: 'getAll',
-	returnAll: true,
-	filters: { status },
-	...extra,
-});
-const idsOf = (result: Awaited<ReturnType<typeof run>>) => jsonOf(result).map((s) => Number(s.id));
 const requests = () => sb.get().control.requests();
 const seed = (count: number, status: string) =>
 	count > 0 ? sb.get().control.seedScans({ count, status: status as never }) : [];
@@ -63,7 +55,7 @@ describe('issue 33 §6: a status filter costs what matches, not the account', ()
 					sb.get().control.reset({ envelope });
 					const expected = build(size);
 					sb.get().control.clearRequests();
-					const result = await run(sb.env(), getMany('processing'));
+					const result = await run(sb.env(), getManyParams('processing'));
 					expect(result.error).toBeUndefined();
 					expect(idsOf(result).sort((a, b) => a - b)).toEqual(expected);
 					expect({ size, requests: requests().length }).toEqual({
@@ -88,7 +80,7 @@ describe('issue 33 §7: status filters under every reading', () => {
 				{ method: 'GET', path: '^/scans$' },
 				{ reprocess: { ids: [reprocessed], outcome: 'completed' } },
 			);
-			const result = await run(sb.env(), getMany('failed'));
+			const result = await run(sb.env(), getManyParams('failed'));
 			expect(result.error).toBeUndefined();
 			const out = idsOf(result);
 			expect(new Set(out).size).toBe(out.length);
@@ -104,7 +96,7 @@ describe('issue 33 §7: status filters under every reading', () => {
 			seed(40, 'processing');
 			const completed = seed(25, 'completed');
 			seed(10, 'processing');
-			const result = await run(sb.env(), getMany('completed'));
+			const result = await run(sb.env(), getManyParams('completed'));
 			expect(result.error).toBeUndefined();
 			expect(idsOf(result).sort((a, b) => a - b)).toEqual(completed);
 		});
@@ -115,7 +107,7 @@ describe('issue 33 §7: status filters under every reading', () => {
 		sb.get().control.setListing({ ignorePage: true });
 		seed(40, 'processing');
 		seed(25, 'completed');
-		const result = await run(sb.env(), getMany('completed'));
+		const result = await run(sb.env(), getManyParams('completed'));
 		expect(result.error?.message).toMatch(/seems to ignore the page parameter/);
 		expect(result.error?.description).toMatch(/repeats its last page past the end/);
 	});
@@ -127,7 +119,10 @@ describe('invariant 6: listed records without every field', () => {
 		const done = seed(6, 'completed');
 		const waiting = seed(3, 'processing');
 		sb.get().control.clearRequests();
-		const result = await run(sb.env(), getMany('', { returnAll: false, limit: 8, filters: {} }));
+		const result = await run(
+			sb.env(),
+			getManyParams('', { returnAll: false, limit: 8, filters: {} }),
+		);
 		expect(result.error).toBeUndefined();
 		const out = jsonOf(result);
 		expect(out.map((s) => Number(s.id))).toEqual([...done, ...waiting].reverse().slice(0, 8));

@@ -5,18 +5,10 @@
  * during the listing at most once. The sandbox changes statuses when a chosen listing request
  * arrives, and serves pages out of order without timing (`pageWaits`).
  */
-import { jsonOf, run, useSandbox } from './helpers';
+import { getManyParams, idsOf, run, useSandbox } from './helpers';
 
 const sb = useSandbox();
 
-const getMany = (status: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'scan',
-	operation: 'getAll',
-	returnAll: true,
-	filters: { status },
-	...extra,
-});
-const idsOf = (result: Awaited<ReturnType<typeof run>>) => jsonOf(result).map((s) => Number(s.id));
 const listings = () =>
 	sb
 		.get()
@@ -43,7 +35,7 @@ for (const envelope of ['data', 'bare'] as const) {
 				page: 2,
 				status: { ids: [newest], status: 'completed' },
 			});
-			const result = await run(sb.env(), getMany('processing'));
+			const result = await run(sb.env(), getManyParams('processing'));
 			expect(result.error).toBeUndefined();
 			const out = idsOf(result);
 			expectOnce(
@@ -58,7 +50,7 @@ for (const envelope of ['data', 'bare'] as const) {
 		test('Status = processing, nothing changes: one listing, no extra requests beyond the pages', async () => {
 			const ids = sb.get().control.seedScans({ count: 30, status: 'processing' });
 			sb.get().control.seedScans({ count: 40, status: 'completed' });
-			const result = await run(sb.env(), getMany('processing'));
+			const result = await run(sb.env(), getManyParams('processing'));
 			expectOnce(idsOf(result), ids);
 			// Neighbouring pages hold neighbouring IDs: no gap, so no listing without the filter.
 			expect(listings().every((r) => r.query.status === 'processing')).toBe(true);
@@ -71,7 +63,7 @@ for (const envelope of ['data', 'bare'] as const) {
 				page: 2,
 				status: { ids: moving, status: 'processing' },
 			});
-			const result = await run(sb.env(), getMany('uploaded'));
+			const result = await run(sb.env(), getManyParams('uploaded'));
 			expect(result.error).toBeUndefined();
 			expectOnce(
 				idsOf(result),
@@ -93,7 +85,7 @@ test('Status = completed, bare arrays, 70 scans: a scan finishing between two pa
 		page: 2,
 		status: { ids: [joining], status: 'completed' },
 	});
-	const result = await run(sb.env(), getMany('completed'));
+	const result = await run(sb.env(), getManyParams('completed'));
 	expect(result.error).toBeUndefined();
 	expectOnce(idsOf(result), [...older, ...newer], [joining]);
 	// The page that ended the listing, read again, showed a scan more than was read: page 3 again.
@@ -104,7 +96,7 @@ test('Status = completed, bare arrays, 70 scans: a scan finishing between two pa
 test('a status the API does not list (from an expression) is read the careful way', async () => {
 	const ids = sb.get().control.seedScans({ count: 30, status: 'processing' });
 	sb.get().control.setScanStatus(ids[0], 'cancelled');
-	const result = await run(sb.env(), getMany('processing'));
+	const result = await run(sb.env(), getManyParams('processing'));
 	// The sandbox filters by the stored status; the node keeps what the listing gives.
 	expect(idsOf(result).sort((a, b) => a - b)).toEqual(ids);
 });

@@ -5,13 +5,13 @@
 
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
+	IConnections,
 	IDataObject,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
+	INodeTypes,
 	IRun,
-	IRunExecutionData,
-	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
 	createDeferredPromise,
@@ -48,47 +48,75 @@ export interface RunResult {
 
 /** Runs Manual Trigger → node through `WorkflowExecute` and returns the node's output. */
 export async function runNode(options: RunNodeOptions): Promise<RunResult> {
-	const { nodeTypes, credentialTypes } = await loadPackage();
+	const { nodeTypes } = await loadPackage();
 	const nodeName = options.nodeName ?? 'Document Scanning';
-	const nodes: INode[] = [
-		{
-			id: 'trigger',
-			name: 'Manual Trigger',
-			type: MANUAL_TRIGGER_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'node-under-test',
-			name: nodeName,
-			type: options.nodeType ?? ACTION_NODE_TYPE,
-			typeVersion: options.typeVersion ?? 1,
-			position: [200, 0],
-			parameters: options.parameters,
-			credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Document Scanning account' } },
-			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-		},
-	];
-	const connections = {
-		'Manual Trigger': { main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]] },
+	const node: INode = {
+		id: 'node-under-test',
+		name: nodeName,
+		type: options.nodeType ?? ACTION_NODE_TYPE,
+		typeVersion: options.typeVersion ?? 1,
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Document Scanning account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};
+	const { run, credentialsHelper } = await runFromManualTrigger({
+		id: 'test',
+		nodes: [node],
+		connections: {
+			'Manual Trigger': { main: [[{ node: nodeName, type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
+		nodeTypes,
+		items: options.items ?? [{ json: {} }],
+		env: options.env,
+	});
+	const taskData = run.data.resultData.runData[nodeName]?.[0];
+	const output = taskData?.data?.main?.[0] ?? [];
+	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
+	return { run, output, error, credentialsHelper };
+}
+
+/**
+ * Runs a workflow of a "Manual Trigger" (passing `items` on) and `nodes` through `WorkflowExecute`
+ * in manual mode, with the sandbox credential of `env`: the finished run. `id` names the workflow
+ * (`<id>-workflow`) and its execution (`<id>-execution`).
+ */
+export async function runFromManualTrigger(options: {
+	id: string;
+	nodes: INode[];
+	connections: IConnections;
+	nodeTypes: INodeTypes;
+	items: INodeExecutionData[];
+	env: TestEnvironment;
+}): Promise<{ run: IRun; credentialsHelper: TestCredentialsHelper }> {
+	const { credentialTypes } = await loadPackage();
+	const trigger: INode = {
+		id: 'trigger',
+		name: 'Manual Trigger',
+		type: MANUAL_TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodes = [trigger, ...options.nodes];
+	const { connections } = options;
+	const id = `${options.id}-workflow`;
+	const name = `${options.id} workflow`;
 	const workflow = new Workflow({
-		id: 'test-workflow',
-		name: 'Test workflow',
+		id,
+		name,
 		nodes,
 		connections,
-		nodeTypes,
+		nodeTypes: options.nodeTypes,
 		active: false,
 		settings: { executionOrder: 'v1' },
 	});
-
 	const credentialsHelper = new TestCredentialsHelper(credentialTypes, {
 		[CREDENTIAL_TYPE]: credentialsFor(options.env),
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
-		id: 'test-workflow',
-		name: 'Test workflow',
+	const hooks = new ExecutionLifecycleHooks('manual', `${options.id}-execution`, {
+		id,
+		name,
 		nodes,
 		connections,
 		active: false,
@@ -99,28 +127,17 @@ export async function runNode(options: RunNodeOptions): Promise<RunResult> {
 	} as never);
 	const finished = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
-	const additionalData = additionalDataFor(credentialsHelper, hooks);
-
-	const runExecutionData: IRunExecutionData = createRunExecutionData({
+	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [
-				{
-					node: workflow.getNode('Manual Trigger')!,
-					data: { main: [options.items ?? [{ json: {} }]] },
-					source: null,
-				},
+				{ node: workflow.getNode(trigger.name)!, data: { main: [options.items] }, source: null },
 			],
 		},
 	});
-
-	const mode: WorkflowExecuteMode = 'manual';
-	await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(
-		workflow,
-	);
-	const run = await finished.promise;
-
-	const taskData = run.data.resultData.runData[nodeName]?.[0];
-	const output = taskData?.data?.main?.[0] ?? [];
-	const error = (taskData?.error ?? run.data.resultData.error) as RunResult['error'];
-	return { run, output, error, credentialsHelper };
+	await new WorkflowExecute(
+		additionalDataFor(credentialsHelper, hooks),
+		'manual',
+		runExecutionData,
+	).processRunExecutionData(workflow);
+	return { run: await finished.promise, credentialsHelper };
 }

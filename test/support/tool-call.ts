@@ -15,11 +15,9 @@
  *   execution failed is `executionError` (n8n-core 2.11 stops an execution whose tool threw, as
  *   1.123 does).
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	EngineRequest,
 	EngineResponse,
-	IConnections,
 	IDataObject,
 	IExecuteFunctions,
 	INode,
@@ -30,18 +28,12 @@ import type {
 	INodeTypes,
 	IRun,
 } from 'n8n-workflow';
-import {
-	createDeferredPromise,
-	createRunExecutionData,
-	NodeConnectionTypes,
-	NodeHelpers,
-	Workflow,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 
-import { additionalDataFor } from './additional-data';
-import { credentialsFor, TestCredentialsHelper, type TestEnvironment } from './credentials';
-import { ACTION_TOOL_TYPE, CREDENTIAL_TYPE, loadPackage, MANUAL_TRIGGER_TYPE } from './package';
+import type { TestEnvironment } from './credentials';
+import { ACTION_TOOL_TYPE, CREDENTIAL_TYPE, loadPackage } from './package';
+import { runFromManualTrigger } from './run-node';
 
 const CLIENT_TYPE = 'test.toolClient';
 
@@ -180,71 +172,25 @@ export async function callTool(options: ToolCallOptions): Promise<ToolCallResult
 		node,
 		toolType.description,
 	)!;
-	const nodes: INode[] = [
-		{
-			id: 'trigger',
-			name: 'Manual Trigger',
-			type: MANUAL_TRIGGER_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'client',
-			name: 'Client',
-			type: CLIENT_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {},
-		},
-		node,
-	];
-	const connections: IConnections = {
-		'Manual Trigger': { main: [[{ node: 'Client', type: NodeConnectionTypes.Main, index: 0 }]] },
-		[toolNode]: { ai_tool: [[{ node: 'Client', type: NodeConnectionTypes.AiTool, index: 0 }]] },
+	const clientNode: INode = {
+		id: 'client',
+		name: 'Client',
+		type: CLIENT_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: {},
 	};
-	const workflow = new Workflow({
-		id: 'tool-workflow',
-		name: 'Tool workflow',
-		nodes,
-		connections,
-		nodeTypes,
-		active: false,
-		settings: { executionOrder: 'v1' },
-	});
-	const credentialsHelper = new TestCredentialsHelper(loaded.credentialTypes, {
-		[CREDENTIAL_TYPE]: credentialsFor(options.env),
-	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'tool-execution', {
-		id: 'tool-workflow',
-		name: 'Tool workflow',
-		nodes,
-		connections,
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
-	const finished = createDeferredPromise<IRun>();
-	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{
-					node: workflow.getNode('Manual Trigger')!,
-					data: { main: [[{ json: { path: options.path, args: options.args, toolNode } }]] },
-					source: null,
-				},
-			],
+	const { run } = await runFromManualTrigger({
+		id: 'tool',
+		nodes: [clientNode, node],
+		connections: {
+			'Manual Trigger': { main: [[{ node: 'Client', type: NodeConnectionTypes.Main, index: 0 }]] },
+			[toolNode]: { ai_tool: [[{ node: 'Client', type: NodeConnectionTypes.AiTool, index: 0 }]] },
 		},
+		nodeTypes,
+		items: [{ json: { path: options.path, args: options.args, toolNode } }],
+		env: options.env,
 	});
-	await new WorkflowExecute(
-		additionalDataFor(credentialsHelper, hooks),
-		'manual',
-		runExecutionData,
-	).processRunExecutionData(workflow);
-	const run = await finished.promise;
 	const out = run.data.resultData.runData.Client?.at(-1)?.data?.main?.[0]?.[0]?.json as
 		{ offered?: OfferedTool; text: string; isError: boolean } | undefined;
 	const text = out?.text ?? '';

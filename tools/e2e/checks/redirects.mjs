@@ -9,9 +9,10 @@
 // - with `n8n start` up, n8n's own credential test (POST /rest/credentials/test) of a Base URL
 //   whose GET /account is answered 302: it fails (2.x in the credential's words, 1.x with "Request
 //   failed with status code 302"), and nothing reaches the other origin.
-import { CREDENTIAL, importCredential, importWorkflow, PACKAGE_NAME } from '../../n8n/local.mjs';
-import { execute } from './run-example.mjs';
-import { nodeItems, restOf, sandboxOf, settle } from './support.mjs';
+import { CREDENTIAL, importCredential } from '../../n8n/local.mjs';
+import { execute, importWorkflows } from './run-example.mjs';
+import { nodeItems, restOf, sandboxOf } from './support.mjs';
+import { pdfsNode, scanningNode, startNode, uploadParameters } from './upload-workflow.mjs';
 
 /** The sandbox's other origin, and what reached it (the request log's `origin: "other"` entries). */
 async function otherOriginOf(sandbox) {
@@ -28,65 +29,32 @@ const MODES = [
 	{ mode: 'X-API-Key', credential: X_API_KEY },
 ];
 
-/** Manual Trigger → Account → PDF → Upload, and Upload with Wait for Completion; Continue On Fail. */
+/** Start → Account → PDFs (one) → Upload, and Upload with Wait for Completion; Continue On Fail. */
 function redirectedWorkflow(credential, stamp) {
 	const id = `docscanRedir0${credential.id}`;
-	const node = (name, x, parameters, y = 0) => ({
-		parameters,
-		id: `${id}-${name}`,
-		name,
-		type: `${PACKAGE_NAME}.documentScanning`,
-		typeVersion: 1.1,
-		position: [x, y],
-		onError: 'continueRegularOutput',
-		credentials: { documentScanningApi: { id: credential.id, name: credential.name } },
-	});
-	const upload = (options) => ({
-		resource: 'scan',
-		operation: 'upload',
-		templateId: { __rl: true, mode: 'id', value: '1' },
-		binaryPropertyName: 'data',
-		...options,
-	});
-	const pdf = `const text = '%PDF-1.4\\n% e2e redirect ${stamp}\\n%%EOF\\n'; return [{ json: {}, binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'application/pdf', fileName: 'redirected.pdf', fileExtension: 'pdf' } } }];`;
+	const node = (name, position, parameters) =>
+		scanningNode(id, name, position, parameters, { credential, onError: 'continueRegularOutput' });
+	const waiting = { pollInterval: 0.2, maxPollInterval: 0.5, waitTimeout: 30 };
 	return {
 		id,
 		name: `e2e: redirects elsewhere (${credential.name})`,
 		active: false,
 		nodes: [
-			{
-				parameters: {},
-				id: `${id}-start`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			node('Account', 200, { resource: 'account', operation: 'get' }),
-			{
-				parameters: { jsCode: pdf },
-				id: `${id}-pdf`,
-				name: 'PDF',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [400, 0],
-			},
-			node('Upload', 600, upload({})),
+			startNode(id),
+			node('Account', [200, 0], { resource: 'account', operation: 'get' }),
+			pdfsNode(id, { count: 1, stamp, prefix: 'redirected' }, [400, 0]),
+			node('Upload', [600, 0], uploadParameters({})),
 			node(
 				'Upload and wait',
-				600,
-				upload({
-					waitForCompletion: true,
-					options: { pollInterval: 0.2, maxPollInterval: 0.5, waitTimeout: 30 },
-				}),
-				200,
+				[600, 200],
+				uploadParameters({ waitForCompletion: true, options: waiting }),
 			),
 		],
 		connections: {
 			Start: { main: [[{ node: 'Account', type: 'main', index: 0 }]] },
-			Account: { main: [[{ node: 'PDF', type: 'main', index: 0 }]] },
+			Account: { main: [[{ node: 'PDFs', type: 'main', index: 0 }]] },
 			// The upload above runs first (its POST meets the 307), then the one below.
-			PDF: {
+			PDFs: {
 				main: [
 					[
 						{ node: 'Upload', type: 'main', index: 0 },
@@ -128,8 +96,7 @@ export async function checkRedirects(ctx) {
 				credential,
 				`${process.pid}-${Date.now()}-${credential.id}`,
 			);
-			importWorkflow(workflow, { env: ctx.env });
-			await settle();
+			await importWorkflows(ctx, workflow);
 			await redirectOnce(sandbox, 'GET', '^/account$', 302, `${moved}?token=secret-in-query`);
 			await redirectOnce(sandbox, 'POST', '^/scans$', 307, moved);
 			await redirectOnce(sandbox, 'GET', '^/scans/\\d+$', 302, moved);

@@ -40,7 +40,12 @@ export async function importManualCopy(ctx, file) {
 				: n,
 		),
 	};
-	importWorkflow(workflow, { env: ctx.env });
-	await settle();
+	await importWorkflows(ctx, workflow);
 	return { example, workflow };
+}
+
+/** Imports workflows for `n8n execute` (the CLI, blocking), then settle()s before the next fetch. */
+export async function importWorkflows(ctx, ...workflows) {
+	for (const workflow of workflows) importWorkflow(workflow, { env: ctx.env });
+	await settle();
 }

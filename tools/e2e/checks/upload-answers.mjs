@@ -6,83 +6,23 @@
 //   client fills the hour, 300 ms after it arrived (with and without Retry-After): with Continue
 //   On Fail, no POST arrives after the first 429 was answered, and every item is paired (1 scan,
 //   39 "not uploaded").
-import { CREDENTIAL, importWorkflow, PACKAGE_NAME } from '../../n8n/local.mjs';
-import { execute } from './run-example.mjs';
-import { nodeItems, sandboxOf, settle } from './support.mjs';
-
-/** Manual Trigger → Code (`count` PDFs, the same bytes for the same stamp) → Upload (version 1.1). */
-function uploadWorkflow(id, name, { count, stamp, parameters, onError = '' }) {
-	return {
-		id,
-		name,
-		active: false,
-		nodes: [
-			{
-				parameters: {},
-				id: `${id}-start`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			{
-				parameters: {
-					jsCode: [
-						`return Array.from({ length: ${count} }, (_, i) => {`,
-						`  const text = '%PDF-1.4\\n% e2e ${stamp} ' + i + '\\n%%EOF\\n';`,
-						`  return { json: { i }, binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'application/pdf', fileName: 'doc-' + i + '.pdf', fileExtension: 'pdf' } } };`,
-						`});`,
-					].join('\n'),
-				},
-				id: `${id}-pdfs`,
-				name: 'PDFs',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [220, 0],
-			},
-			{
-				parameters: {
-					resource: 'scan',
-					operation: 'upload',
-					templateId: { __rl: true, mode: 'id', value: '1' },
-					binaryPropertyName: 'data',
-					...parameters,
-				},
-				id: `${id}-upload`,
-				name: 'Upload',
-				type: `${PACKAGE_NAME}.documentScanning`,
-				typeVersion: 1.1,
-				position: [440, 0],
-				...(onError ? { onError } : {}),
-				credentials: { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'PDFs', type: 'main', index: 0 }]] },
-			PDFs: { main: [[{ node: 'Upload', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
-}
+import { execute, importWorkflows } from './run-example.mjs';
+import { nodeItems, sandboxOf } from './support.mjs';
+import { uploadBatchWorkflow } from './upload-workflow.mjs';
 
 const WAIT = { pollInterval: 0.2, maxPollInterval: 0.5, waitTimeout: 60 };
 
 /** §2: final scans found through a brief listing are output whole. */
 async function checkWholeScans(ctx, sandbox) {
 	const stamp = `whole-${process.pid}-${Date.now()}`;
-	const first = uploadWorkflow('docscanWhole001', 'e2e: upload and wait', {
-		count: 3,
-		stamp,
+	const batch = { count: 3, stamp, prefix: 'doc' };
+	const first = uploadBatchWorkflow('docscanWhole001', 'e2e: upload and wait', batch, {
 		parameters: { waitForCompletion: true, options: WAIT },
 	});
-	const again = uploadWorkflow('docscanWhole002', 'e2e: re-run, brief listing', {
-		count: 3,
-		stamp,
+	const again = uploadBatchWorkflow('docscanWhole002', 'e2e: re-run, brief listing', batch, {
 		parameters: { waitForCompletion: true, options: { ...WAIT, onDuplicate: 'returnExisting' } },
 	});
-	importWorkflow(first, { env: ctx.env });
-	importWorkflow(again, { env: ctx.env });
-	await settle();
+	await importWorkflows(ctx, first, again);
 	const run1 = await execute(ctx, first.id);
 	const out1 = nodeItems(run1.run, 'Upload');
 	await sandbox.control('POST', '/options', { listedScans: 'brief' });
@@ -111,13 +51,13 @@ async function checkStopAt429(ctx, sandbox) {
 	const documents = 40;
 	for (const retryAfter of [false, true]) {
 		const stamp = `stop-${retryAfter}-${process.pid}-${Date.now()}`;
-		const workflow = uploadWorkflow(
+		const workflow = uploadBatchWorkflow(
 			`docscanStop429${retryAfter ? 'R' : 'N'}`,
 			`e2e: a 429 stops the batch (Retry-After ${retryAfter ? 'sent' : 'not sent'})`,
-			{ count: documents, stamp, parameters: {}, onError: 'continueRegularOutput' },
+			{ count: documents, stamp, prefix: 'doc' },
+			{ onError: 'continueRegularOutput' },
 		);
-		importWorkflow(workflow, { env: ctx.env });
-		await settle();
+		await importWorkflows(ctx, workflow);
 		// Every POST but the first is answered 429 (as when another client filled the hour), 300 ms
 		// after it arrived: one the node sends after it heard of the first 429 arrives after it.
 		await sandbox.control('POST', '/faults', {

@@ -5,73 +5,23 @@
 //   first-run scan, nothing is uploaded again, no credit is used.
 // - A batch whose first item's template is inactive (404) while the other uploads are in flight:
 //   the execution fails, and its error's description names each scan the sandbox charged.
-import { importWorkflow, PACKAGE_NAME, CREDENTIAL } from '../../n8n/local.mjs';
-import { execute } from './run-example.mjs';
-import { nodeItems, sandboxOf, settle } from './support.mjs';
+import { execute, importWorkflows } from './run-example.mjs';
+import { nodeItems, sandboxOf } from './support.mjs';
+import { uploadBatchWorkflow } from './upload-workflow.mjs';
 
 const DOCUMENTS = 4;
 /** The sandbox's seeded inactive template (docs/sandbox.md). */
 const INACTIVE_TEMPLATE = 5;
 
-/** Manual Trigger → Code (the batch's PDFs, the same bytes on every run) → Document Scanning Upload. */
-function batchWorkflow(id, name, stamp, options, templateExpression = '1') {
-	return {
-		id,
-		name,
-		active: false,
-		nodes: [
-			{
-				parameters: {},
-				id: `${id}-start`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			{
-				parameters: {
-					jsCode: [
-						`const items = [];`,
-						`for (let i = 0; i < ${DOCUMENTS}; i++) {`,
-						`  const text = '%PDF-1.4\\n% e2e upload proof ${stamp} ' + i + '\\n%%EOF\\n';`,
-						`  items.push({ json: { i, template: i === 0 ? ${INACTIVE_TEMPLATE} : 1 }, binary: { data: { data: Buffer.from(text).toString('base64'), mimeType: 'application/pdf', fileName: 'proof-' + i + '.pdf', fileExtension: 'pdf' } } });`,
-						`}`,
-						`return items;`,
-					].join('\n'),
-				},
-				id: `${id}-pdfs`,
-				name: 'PDFs',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [220, 0],
-			},
-			{
-				parameters: {
-					resource: 'scan',
-					operation: 'upload',
-					templateId: { __rl: true, mode: 'id', value: templateExpression },
-					binaryPropertyName: 'data',
-					options,
-				},
-				id: `${id}-upload`,
-				name: 'Upload',
-				type: `${PACKAGE_NAME}.documentScanning`,
-				typeVersion: 1.1,
-				position: [440, 0],
-				credentials: { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
-			},
-		],
-		connections: {
-			Start: { main: [[{ node: 'PDFs', type: 'main', index: 0 }]] },
-			PDFs: { main: [[{ node: 'Upload', type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-	};
+/** Start → PDFs (`proof-<i>.pdf`, the same bytes on every run of a stamp) → Upload (version 1.1). */
+function batchWorkflow(id, name, stamp, options, templateId) {
+	const batch = { count: DOCUMENTS, stamp, prefix: 'proof' };
+	return uploadBatchWorkflow(id, name, batch, { parameters: { options }, templateId });
 }
 
 export async function checkUploadProof(ctx) {
 	const sandbox = sandboxOf(ctx);
-	const stamp = `${process.pid}-${Date.now()}`;
+	const stamp = `proof-${process.pid}-${Date.now()}`;
 	const credits = async () => (await sandbox.api('/account')).body?.data?.used_scans;
 	const posts = async () =>
 		(await sandbox.requests()).filter((r) => r.method === 'POST' && r.path === '/scans');
@@ -81,9 +31,7 @@ export async function checkUploadProof(ctx) {
 	const again = batchWorkflow('docscanProof02', 'e2e: re-run, Return Existing Scan', stamp, {
 		onDuplicate: 'returnExisting',
 	});
-	importWorkflow(first, { env: ctx.env });
-	importWorkflow(again, { env: ctx.env });
-	await settle();
+	await importWorkflows(ctx, first, again);
 	const run1 = await execute(ctx, first.id);
 	const out1 = nodeItems(run1.run, 'Upload');
 	const fingerprinted = out1.every((o) =>
@@ -115,10 +63,9 @@ export async function checkUploadProof(ctx) {
 		'e2e: a 404 stop names the scans paid for',
 		`${stamp}-stop`,
 		{ concurrency: 5 },
-		'={{ $json.template }}',
+		`={{ $json.i === 0 ? ${INACTIVE_TEMPLATE} : 1 }}`,
 	);
-	importWorkflow(stop, { env: ctx.env });
-	await settle();
+	await importWorkflows(ctx, stop);
 	await sandbox.clearRequests();
 	const run3 = await execute(ctx, stop.id);
 	const error =

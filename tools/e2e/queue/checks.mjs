@@ -99,6 +99,36 @@ export async function signer(ctx, hookId) {
 	return (body) => signatureHeader(record.secret, body);
 }
 
+/**
+ * Resolves once the trigger at each URL answers a forged delivery with its own 401 (the package
+ * loaded, the webhook found); until then a webhook process may answer 404 or 500.
+ */
+export async function waitUntilVerifying(urls) {
+	for (const url of urls)
+		await waitFor(`the trigger at ${url}`, async () => {
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=0' },
+				body: '{}',
+			}).catch(() => undefined);
+			return res?.status === 401 && ((await res.text()) ?? '').includes('invalid_signature');
+		});
+}
+
+/** POSTs a `scan.completed` body signed with `sign` (see signer) to the trigger at `url`: the Response. */
+export function postSigned(url, sign, body, timeoutMs = 10_000) {
+	return fetch(url, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			'x-service-event': 'scan.completed',
+			'x-service-signature': sign(body),
+		},
+		body,
+		signal: AbortSignal.timeout(timeoutMs),
+	});
+}
+
 /** Scan IDs of crafted deliveries: each body names its own scan (the trigger runs each scan's event once). */
 let craftedScanId = 1_000_000;
 

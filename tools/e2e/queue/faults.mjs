@@ -9,6 +9,7 @@ import {
 	deactivateTrigger,
 	deliveryBody,
 	hooksOnWebhookProcess,
+	postSigned,
 	signer,
 	usedScans,
 	waitFor,
@@ -108,16 +109,9 @@ async function redisRestartedWhileIdle(ctx) {
 	const afterId = await lastExecutionId(db);
 	await ctx.redis.restart();
 	const body = deliveryBody('qfault-after-redis-0-x');
-	const res = await fetch(hook.url, {
-		method: 'POST',
-		headers: {
-			'content-type': 'application/json',
-			'x-service-event': 'scan.completed',
-			'x-service-signature': sign(body),
-		},
-		body,
-		signal: AbortSignal.timeout(30_000),
-	}).catch((err) => ({ status: `no answer (${err.name})` }));
+	const res = await postSigned(hook.url, sign, body, 30_000).catch((err) => ({
+		status: `no answer (${err.name})`,
+	}));
 	const ran = await waitFor(
 		'the delivery after the Redis restart to run',
 		async () =>

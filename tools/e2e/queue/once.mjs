@@ -11,8 +11,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { localExample, n8nSync } from '../../n8n/local.mjs';
 import { pgClient } from './services.mjs';
-import { replacement } from './processes.mjs';
-import { api, signer, waitFor, waitUntilServed } from './checks.mjs';
+import { besideOf } from './processes.mjs';
+import {
+	api,
+	postSigned,
+	signer,
+	waitFor,
+	waitUntilServed,
+	waitUntilVerifying,
+} from './checks.mjs';
 import { deliveryKeyOf } from '../delivery-key.mjs';
 import { runDataOf } from '../../n8n/rest.mjs';
 
@@ -64,13 +71,7 @@ export async function runOnceChecks(ctx) {
 	// The example's "Create the tables" branch, run here directly on the run's database.
 	const create = example.nodes.find((n) => n.name === 'Create scan_results and erp_bookings');
 	await db.query(create.parameters.query);
-	const second = replacement(procs.webhook, ctx.tmp, 'webhook3');
-	second.port = await ctx.nextPort();
-	second.env = {
-		...second.env,
-		N8N_PORT: String(second.port),
-		N8N_RUNNERS_BROKER_PORT: String(await ctx.nextPort()),
-	};
+	const second = await besideOf(procs.webhook, ctx.tmp, 'webhook3', ctx.nextPort);
 	try {
 		second.start(ctx.verbose);
 		await rest.activate(ID);
@@ -84,28 +85,10 @@ export async function runOnceChecks(ctx) {
 		const sign = await signer(ctx, hook.id);
 		const base = hook.url.replace(/\?.*$/, '');
 		const urls = [base, base.replace(procs.webhook.url, second.url)];
-		for (const url of urls)
-			await waitFor(`the trigger at ${url}`, async () => {
-				const res = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=0' },
-					body: '{}',
-				}).catch(() => undefined);
-				return res?.status === 401 && ((await res.text()) ?? '').includes('invalid_signature');
-			});
+		await waitUntilVerifying(urls);
 		const post = async (p, body) => {
-			const res = await fetch(urls[p], {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					'x-service-event': 'scan.completed',
-					'x-service-signature': sign(body),
-				},
-				body,
-				signal: AbortSignal.timeout(10_000),
-			});
-			const text = await res.text();
-			return { status: res.status, ran: /"received":true}$/.test(text) };
+			const res = await postSigned(urls[p], sign, body);
+			return { status: res.status, ran: /"received":true}$/.test(await res.text()) };
 		};
 		let scanId = 5_000_000;
 		const bodyFor = (marker) =>

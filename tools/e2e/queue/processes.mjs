@@ -208,6 +208,18 @@ export function replacement(proc, tmp, name) {
 	});
 }
 
+/** Another webhook process beside `proc` (as behind a load balancer), on ports of its own; not started. */
+export async function besideOf(proc, tmp, name, nextPort) {
+	const other = replacement(proc, tmp, name);
+	other.port = await nextPort();
+	other.env = {
+		...other.env,
+		N8N_PORT: String(other.port),
+		N8N_RUNNERS_BROKER_PORT: String(await nextPort()),
+	};
+	return other;
+}
+
 /** Same process settings, fresh child: for restarts and for replacing a killed worker. */
 export function respawn(proc) {
 	return new N8nProcess({

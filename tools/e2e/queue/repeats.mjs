@@ -11,15 +11,17 @@
 //    delivery's write back may have dropped its key). Every answer is 2xx, every execution
 //    comes from an answer that was not a duplicate, and no delivery runs more than twice.
 import { pgClient } from './services.mjs';
-import { replacement } from './processes.mjs';
+import { besideOf } from './processes.mjs';
 import { lastExecutionId } from './load.mjs';
 import {
 	deactivateTrigger,
 	deliveryBody,
 	hooksOnWebhookProcess,
+	postSigned,
 	signer,
 	waitFor,
 	waitUntilServed,
+	waitUntilVerifying,
 } from './checks.mjs';
 import { TRIGGER_WORKFLOW } from './workflows.mjs';
 import { deliveryKeyOf } from '../delivery-key.mjs';
@@ -80,13 +82,7 @@ function restamped(body) {
 export async function runRepeatChecks(ctx) {
 	const { check, rest, procs, figures } = ctx;
 	const db = await pgClient(ctx.pg);
-	const second = replacement(procs.webhook, ctx.tmp, 'webhook2');
-	second.port = await ctx.nextPort();
-	second.env = {
-		...second.env,
-		N8N_PORT: String(second.port),
-		N8N_RUNNERS_BROKER_PORT: String(await ctx.nextPort()),
-	};
+	const second = await besideOf(procs.webhook, ctx.tmp, 'webhook2', ctx.nextPort);
 	try {
 		second.start(ctx.verbose);
 		await rest.activate(TRIGGER_WORKFLOW.id);
@@ -97,31 +93,10 @@ export async function runRepeatChecks(ctx) {
 		await Promise.all([second.waitReady(), waitUntilServed(ctx, TRIGGER_WORKFLOW.id)]);
 		const sign = await signer(ctx, hook.id);
 		const urls = [hook.url, hook.url.replace(procs.webhook.url, second.url)];
-		// Each process serves the trigger once a forged delivery gets the trigger's own 401 (the
-		// package loaded, the webhook found); until then it may answer 404 or 500.
-		for (const url of urls) {
-			await waitFor(`the trigger at ${url}`, async () => {
-				const res = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json', 'x-service-signature': 'sha256=0' },
-					body: '{}',
-				}).catch(() => undefined);
-				const text = (await res?.text()) ?? '';
-				return res?.status === 401 && text.includes('invalid_signature');
-			});
-		}
+		await waitUntilVerifying(urls);
 		/** POSTs a signed body to process `p`; the answer's status and JSON. */
 		const post = async (p, body) => {
-			const res = await fetch(urls[p], {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					'x-service-event': 'scan.completed',
-					'x-service-signature': sign(body),
-				},
-				body,
-				signal: AbortSignal.timeout(10_000),
-			});
+			const res = await postSigned(urls[p], sign, body);
 			const text = await res.text();
 			let json;
 			try {
