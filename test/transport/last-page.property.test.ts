@@ -80,7 +80,9 @@ describe('endsListing (the one last-page rule for a page read on its own)', () =
 		expect(endsListing(read)).toBe(false);
 		expect(endsListing({ ...read, meta: { per_page: 'abc' } })).toBe(false);
 		expect(endsListing({ ...read, links: { next: null } })).toBe(false);
-		expect(endsListing({ ...read, meta: { current_page: 1, last_page: 1, total: 25 } })).toBe(false);
+		expect(endsListing({ ...read, meta: { current_page: 1, last_page: 1, total: 25 } })).toBe(
+			false,
+		);
 	});
 
 	it('a short page whose per_page is not a positive number ends it (as Get Many reads it)', () => {

@@ -89,8 +89,5 @@ export function pageCountOf(page: ListingPage, pageSize: number): number | undef
  * end a listing early in silence; a full last page costs one more read instead.
  */
 export function isEndPage(page: ListingPage, pageSize: number): boolean {
-	return (
-		page.items.length === 0 ||
-		page.items.length < pageSize
-	);
+	return page.items.length === 0 || page.items.length < pageSize;
 }
