@@ -46,7 +46,7 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		parameters: triggerParameters(c.settings, false),
 		env: { baseUrl: sandbox.baseUrl, apiKey: DEFAULT_API_KEY, authHeader: c.world.authHeader },
 	});
-	const firstNew = allScans(sandbox).length + 1;
+	let firstNew = allScans(sandbox).length + 1;
 	const executions: Execution[] = [];
 	const times: Record<number, number> = {};
 	let hidden: number[] = [];
@@ -141,7 +141,17 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		});
 	};
 
-	await poll('activation', true, []);
+	// An activation whose poll fails leaves the workflow inactive (n8n-core rethrows the activation's
+	// poll): nothing polls until an activation succeeds, and it starts from the scans made by then.
+	let active = false;
+	const activate = async (label: string) => {
+		// Scans not visible yet lie above every scan the activation sees: they are new to it.
+		const from = Math.min(allScans(sandbox).length + 1, ...hidden);
+		await poll(label, true, []);
+		active = executions[executions.length - 1].error === undefined;
+		if (active) firstNew = from;
+	};
+	await activate('activation');
 	for (const [index, round] of c.rounds.entries()) {
 		if (hidden.length > 0) control.revealScans(hidden);
 		const made: number[] = [];
@@ -161,7 +171,8 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		}
 		hidden = made.sort((a, b) => b - a).slice(0, round.hidden);
 		if (hidden.length > 0) control.hideScans(hidden);
-		await poll(`poll ${index + 1}`, false, round.faults);
+		if (active) await poll(`poll ${index + 1}`, false, round.faults);
+		else await activate(`activation again ${index + 1}`);
 		// n8n restarted: the static data as last saved (a poll that emitted nothing saved nothing).
 		if (round.restart) {
 			harness = await harness.restart();
@@ -177,14 +188,14 @@ export async function runPollCase(sandbox: Sandbox, c: PollCase): Promise<Observ
 		entry.nextAt = 0;
 	control.setListing({ ignorePage: false });
 	const made = allScans(sandbox).length - firstNew + 1;
-	for (let n = 1, quiet = 0; quiet < 2 && n <= 2 + Math.ceil(made / 25); n++) {
+	for (let n = 1, quiet = 0; active && quiet < 2 && n <= 2 + Math.ceil(made / 25); n++) {
 		const before = executions.length;
 		await poll(`poll ${n} after the rounds`, false, []);
 		quiet = executions[before].items.length === 0 ? quiet + 1 : 0;
 	}
 
 	const expected = allScans(sandbox)
-		.filter((s) => s.id >= firstNew && wanted(c.settings, s.status))
+		.filter((s) => active && s.id >= firstNew && wanted(c.settings, s.status))
 		.map((s) => s.id);
 	return { executions, emitted: { expected, times } };
 }
