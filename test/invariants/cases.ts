@@ -145,7 +145,7 @@ const uploadRunArb: fc.Arbitrary<UploadRun> = fc.oneof(
 		),
 	},
 	{
-		weight: 1,
+		weight: 3,
 		// An answer lost after the upload was stored, 30 scans of the template made after it, and
 		// 25 more as the listing that looks for it asks for page 2: page 2 repeats page 1 (#32 §3).
 		arbitrary: fc
