@@ -229,6 +229,14 @@ describe('counts and limits', () => {
 		expect(prose('README.md')).toMatch(/at most once a minute/);
 	});
 
+	test('a retry at `retryAfter` is not promised to succeed: the hour counts every client of the account', () => {
+		for (const file of USER_DOCS)
+			expect({ file, promise: /retry[^.]{0,60}\bsucceeds\b/i.test(prose(file)) }).toEqual({
+				file,
+				promise: false,
+			});
+	});
+
 	test('IDs: the docs give the largest one the action node reads exactly', () => {
 		for (const file of USER_DOCS) expect(prose(file)).toContain(String(Number.MAX_SAFE_INTEGER));
 	});
