@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { mapWithConcurrency } from '../../shared/concurrency';
 import type { RequestPace } from '../../shared/pace';
 import { FINAL_STATUSES, isFullScan } from '../../shared/scans/status';
 import type { ListPage } from '../../shared/transport';
@@ -85,9 +86,9 @@ export async function readStatuses(
 		return endsListing(page);
 	};
 
-	const first = await Promise.all(
-		Array.from({ length: Math.min(filled, maxPages) }, async (_, i) => await readPage(i + 1)),
-	);
+	// Every page read settles before a failure is thrown (no request goes on after the round).
+	const count = Math.min(filled, maxPages);
+	const first = await mapWithConcurrency(count, count, async (i) => await readPage(i + 1));
 	let ended = false;
 	for (const page of first) {
 		if (take(page)) {
