@@ -105,7 +105,7 @@ function unreachable(ctx: IPollFunctions, horizon: number, observation: Observat
 		ctx.getNode(),
 		`${pageIgnoredWords(listed?.ids.size ?? 0)} Scans ${horizon + 1} to ${(listed?.low ?? horizon + 1) - 1} could not be listed; nothing was emitted`,
 		{
-			description: `The trigger stays at scan ${horizon} and emits these scans and the newer ones once the service answers \`page\`. Poll more often, so that fewer than ${PAGE_SIZE} scans are made between two polls. To give these scans up, rename this trigger node and save: n8n keeps a trigger's memory under its name (also while the workflow is inactive), so the renamed one starts from the newest scan.`,
+			description: `The trigger stays at scan ${horizon} and emits these scans and the newer ones once the service answers \`page\`. Poll more often, so that fewer than ${PAGE_SIZE} scans are made between two polls. To give these scans up, rename this trigger node and save (on n8n 2, publish it too: the active workflow runs its published version): n8n keeps a trigger's memory under its name (also while the workflow is inactive), so the renamed one starts from the newest scan.`,
 		},
 	);
 }

@@ -296,13 +296,14 @@ describe('readListing: limits and bounds', () => {
 			return await endless(n);
 		};
 		await expect(readListing(options(fetch, { maxPages: 6 }))).rejects.toThrow('too many pages');
-		expect(counted.n).toBe(6);
+		// Six pages, then page 7 alone: page 6 was full, and only a page past it can show the end.
+		expect(counted.n).toBe(7);
 		const stopped = await readListing(options(endless, { maxPages: 6, atMaxPages: 'stop' }));
 		expect(stopped.capped).toBe(true);
 		expect(stopped.records).toHaveLength(6 * PAGE);
-		// Six pages and page 1 once more (pages read side by side).
-		expect(stopped.requests).toBe(7);
-		const exact = await readListing(options(service(PAGE * 6, 'bare').fetchPage, { maxPages: 7 }));
+		// Six pages, page 7 alone (it shows more), and page 1 once more (pages read side by side).
+		expect(stopped.requests).toBe(8);
+		const exact = await readListing(options(service(PAGE * 6, 'bare').fetchPage, { maxPages: 6 }));
 		expect(exact.capped).toBe(false);
 		expect(exact.records).toHaveLength(6 * PAGE);
 	});
@@ -312,7 +313,7 @@ describe('readListing: limits and bounds', () => {
 		await expect(readListing(options(fetchPage, { maxPages: 3 }))).rejects.toThrow(
 			'too many pages',
 		);
-		expect(pages).toEqual([1, 2, 3]);
+		expect(pages).toEqual([1, 2, 3, 4]);
 		const reported = service(PAGE + 5, 'data');
 		const small = await readListing(
 			options(async (n) => ({ ...(await reported.fetchPage(n)), meta: { last_page: 20_000 } }), {
@@ -322,8 +323,8 @@ describe('readListing: limits and bounds', () => {
 		expect(small.records).toHaveLength(PAGE + 5);
 		expect(reported.pages).toEqual([1, 2, 3]);
 		const atCount = service(PAGE * 3, 'data');
-		// Three full pages need a fourth read to end (a full page is never the end).
-		expect((await readListing(options(atCount.fetchPage, { maxPages: 4 }))).records).toHaveLength(
+		// Three full pages need a fourth read to end (a full page is never the end), past the cap.
+		expect((await readListing(options(atCount.fetchPage, { maxPages: 3 }))).records).toHaveLength(
 			75,
 		);
 		const limited = service(PAGE * 10, 'data');
@@ -333,8 +334,8 @@ describe('readListing: limits and bounds', () => {
 		const capped = await readListing(
 			options(bounded.fetchPage, { maxPages: 3, atMaxPages: 'stop' }),
 		);
-		expect(bounded.pages).toEqual([1, 2, 3]);
-		expect(capped).toMatchObject({ capped: true, requests: 3 });
+		expect(bounded.pages).toEqual([1, 2, 3, 4]);
+		expect(capped).toMatchObject({ capped: true, requests: 4 });
 		expect(capped.records).toHaveLength(75);
 		const short = await readListing(
 			options(async () => ({ items: [{ id: 1 }], meta: { last_page: 10 } }), { maxPages: 3 }),

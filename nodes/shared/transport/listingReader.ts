@@ -15,8 +15,8 @@ import { joins, merge, provesAll, repairGaps } from './listingRepair';
  * Guarantee: every record listed from the start to the end of the read comes out exactly once;
  * a record that joined or left the listing during the read comes out at most once. How:
  *
- * - **The end.** The listing ends only on a page that says so itself when it is read (empty,
- *   short, or its own `meta` / `links`), so a record pushed past the planned last page is read.
+ * - **The end.** The listing ends only on a page that says so itself when it is read (empty
+ *   or short; never a full page, whatever its `meta` / `links` say), so a record pushed past the planned last page is read.
  *   A page past the end may also come as 404 / 422 (read as empty), as the last page again, or
  *   the server may ignore `page` altogether: listingEnds.ts tells them apart, and `pageIgnored`
  *   says when nothing beyond page 1 could be read.
@@ -136,10 +136,15 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	let next = 2;
 	let ahead = 4;
 	let repeats = 0;
+	const cap = (): Ending => {
+		if (options.atMaxPages === 'error') throw options.tooManyPages();
+		return 'capped';
+	};
 	while (ending === undefined) {
-		if (next > options.maxPages) {
-			if (options.atMaxPages === 'error') throw options.tooManyPages();
-			ending = 'capped';
+		// A full page `maxPages` is no end: one page past the cap, read alone, must show nothing new.
+		const probe = next === options.maxPages + 1;
+		if (next > options.maxPages + 1) {
+			ending = cap();
 			break;
 		}
 		// 4 pages ahead, then twice as many each round up to `lookahead`, never past the end `meta`
@@ -148,7 +153,7 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		ahead *= 2;
 		if (count !== undefined && next <= count + 1)
 			width = Math.min(width, Math.max(1, count - next + 1));
-		width = Math.min(width, options.maxPages - next + 1);
+		width = Math.min(width, Math.max(1, options.maxPages - next + 1));
 		if (options.limit !== undefined)
 			width = Math.min(width, Math.max(1, Math.ceil((options.limit - unique) / pageSize)));
 		const reads = await options.inParallel(
@@ -169,6 +174,9 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 					break;
 				}
 				if (++repeats > MAX_REPEATS) throw options.restless();
+			} else if (probe && page.items.length > 0) {
+				ending = cap();
+				break;
 			} else {
 				repeats = 0;
 			}

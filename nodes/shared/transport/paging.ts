@@ -76,7 +76,7 @@ export interface PagingOptions {
  * Reads a paginated listing (`page` = 1, 2, …) with pages side by side: 4 pages ahead at
  * first, twice as many each round up to `lookahead`, `concurrency` at a time, never past the
  * page count `meta` gives. The listing ends on a page that says so when it is read (empty,
- * short, `meta` / `links`, or a 404 / 422 past the end), so a record pushed past the planned
+ * short, or a 404 / 422 past the end; never a full page), so a record pushed past the planned
  * last page is still read; gaps between pages read side by side are closed (listingReader.ts).
  * Each record comes out once, in page order (newest first for `/scans`). More than `maxPages`
  * pages read, a server that ignores `page`, or one that refuses a page it said exists, fail
