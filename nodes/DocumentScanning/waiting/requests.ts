@@ -9,6 +9,7 @@ import {
 	apiRequestFull,
 	endsListing,
 	PAGE_SIZE,
+	PAST_END_STATUSES,
 	unwrapList,
 } from '../../shared/transport';
 
@@ -75,8 +76,10 @@ export async function readStatuses(
 			qs: { template_id: templateId, page: pageNumber },
 			deadline,
 			pace,
+			// A page past the end may be answered 404 or 422: the end, not a failed round.
+			passStatuses: pageNumber > 1 ? PAST_END_STATUSES : undefined,
 		});
-		return unwrapList(response.body);
+		return response.statusCode >= 300 ? { items: [] } : unwrapList(response.body);
 	};
 	const take = (page: ListPage): boolean => {
 		for (const scan of page.items) {
