@@ -203,3 +203,79 @@ test('invariant 8: a finished scan whose read by ID fails once (a redirect elsew
 	});
 	expect(broken).toEqual([]);
 }, 120_000);
+
+test('invariant 10: a status-filtered page that meta says exists answered 404 (the page exists) is not taken for the end: Get Many reads it again and fails loudly, never outputs 25 of 27 (seed 15)', async () => {
+	const broken = await replayCase({
+		kind: 'getMany',
+		world: {
+			envelope: 'data',
+			listedScans: 'brief',
+			duplicateCheck: 'beforeLimits',
+			retryAfter: false,
+			pageEnd: 'empty',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'scan_id',
+			storedFilename: 'basename',
+			latencyMs: 0,
+			rateLimit: 200,
+			credits: 3,
+			hourFill: 0,
+			history: [
+				{
+					count: 1,
+					status: 'processing',
+					template: 1,
+				},
+				{
+					count: 1200,
+					status: 'completed',
+					template: 1,
+				},
+				{
+					count: 26,
+					status: 'processing',
+					template: 1,
+				},
+			],
+			authHeader: 'xApiKey',
+		},
+		settings: {
+			returnAll: true,
+			limit: 1,
+			continueOnFail: false,
+			status: 'processing',
+		},
+		late: {
+			hidden: 0,
+			revealAfter: 0,
+		},
+		changes: [],
+		created: [],
+		faults: [
+			{
+				on: 'listing',
+				kind: 'status',
+				status: 500,
+				after: 1,
+				times: 1,
+			},
+			{
+				on: 'listing',
+				kind: 'status',
+				status: 404,
+				after: 0,
+				times: 1,
+			},
+			{
+				on: 'listing',
+				kind: 'redirect',
+				status: 301,
+				to: 'same',
+				after: 0,
+				times: 1,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);

@@ -89,12 +89,13 @@ for (const envelope of ['data', 'bare'] as const) {
 }
 
 describe('page cap', () => {
-	test('a listing over 400 pages fails once 400 were read, naming the cap and what to do', async () => {
+	test('a listing over 400 pages fails once 400 and the page after them were read, naming the cap and what to do', async () => {
 		sb.get().control.seedScans({ count: 400 * 25 + 1 });
 		const result = await run(sb.env(), getAll());
 		expect(result.error?.message).toMatch(/more than 400 pages \(10000 records\)/);
 		expect(result.error?.description).toMatch(/Filters/);
-		expect(new Set(pagesRequested()).size).toBe(400);
+		// Page 401 shows whether the 400th, full, page was the last (exactly 10,000 scans are read whole).
+		expect(new Set(pagesRequested()).size).toBe(401);
 	});
 
 	test('the cap is on pages read: `meta` reporting 20,000 pages over 30 scans costs a round of pages', async () => {

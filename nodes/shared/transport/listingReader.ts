@@ -194,9 +194,10 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	}
 
 	const last = chain[chain.length - 1];
-	if (grows && ending === 'end' && last.items.length === 0) {
+	if (ending === 'end' && last.items.length === 0) {
 		const pages = contradictedEnd(last, first, pageSize);
-		if (pages !== undefined) {
+		// A listing that also loses records may have lost that page meanwhile: read it once more.
+		if (pages !== undefined && (grows || (await read(last.pageNumber)).items.length > 0)) {
 			const detail = { pageNumber: last.pageNumber, status: last.missing, pages };
 			throw (
 				options.contradicted?.(detail) ??
