@@ -15,6 +15,22 @@ import { until } from '../invariants/execution';
 const sb = useSandbox();
 const HOURS = 60 * 60 * 1000;
 
+/**
+ * `bytes` scanned earlier as `a.ds-<fingerprint>.pdf`, below a page of newer scans and older
+ * than the hour the check before the batch reads: only the 409 tells. Returns its scan ID.
+ */
+function seedOlderThanTheHour(bytes: Buffer): number {
+	const sha256 = createHash('sha256').update(bytes).digest('hex');
+	const [older] = sb.get().control.seedScans({
+		count: 1,
+		filename: `a.ds-${sha256.slice(0, 12)}.pdf`,
+		content_sha256: sha256,
+	});
+	sb.get().control.seedScans({ count: 30 });
+	sb.get().control.advanceClock(2 * HOURS);
+	return older;
+}
+
 const item = (content: Buffer, name: string, json: IDataObject = {}) => ({
 	...binaryItem(content, name, 'application/pdf'),
 	json,
@@ -50,16 +66,7 @@ describe('§6 every execution ends', () => {
 
 	test('the first item is refused at its upload (409, "Error"); the repeat with "Return Existing Scan" gets the scan', async () => {
 		const a = pdfBytes('older A');
-		const sha256 = createHash('sha256').update(a).digest('hex');
-		const [older] = sb.get().control.seedScans({
-			count: 1,
-			filename: `a.ds-${sha256.slice(0, 12)}.pdf`,
-			content_sha256: sha256,
-		});
-		// Below a page of newer scans and older than the hour the check before the batch reads:
-		// only the 409 tells.
-		sb.get().control.seedScans({ count: 30 });
-		sb.get().control.advanceClock(2 * HOURS);
+		const older = seedOlderThanTheHour(a);
 		const items = [
 			item(a, 'a.pdf', { mode: 'error' }),
 			item(a, 'a.pdf', { mode: 'returnExisting' }),
@@ -80,14 +87,7 @@ describe('§6 every execution ends', () => {
 
 	test('the same without Continue On Fail: item 0 stops the node, and its repeat reads nothing after', async () => {
 		const a = pdfBytes('stopped A');
-		const sha256 = createHash('sha256').update(a).digest('hex');
-		sb.get().control.seedScans({
-			count: 1,
-			filename: `a.ds-${sha256.slice(0, 12)}.pdf`,
-			content_sha256: sha256,
-		});
-		sb.get().control.seedScans({ count: 30 });
-		sb.get().control.advanceClock(2 * HOURS);
+		seedOlderThanTheHour(a);
 		const items = [
 			item(a, 'a.pdf', { mode: 'error' }),
 			item(a, 'a.pdf', { mode: 'returnExisting' }),

@@ -58,16 +58,11 @@ export async function checkBeforeUploads(
 	if (leads.length === 0 || (leads.length === 1 && hourlyLimit >= SERVICE_HOURLY_LIMIT))
 		return { gate: new LimitsGate(hourlyLimit), known };
 
+	const account = apiRequest.call(ctx, { method: 'GET', path: '/account' });
+	const hour = readHourWindow.call(ctx);
 	// Both settle before a failure is thrown: no request of the execution goes on after it ended.
-	const [account, hour] = await Promise.allSettled([
-		apiRequest.call(ctx, { method: 'GET', path: '/account' }),
-		readHourWindow.call(ctx),
-	]);
-	for (const read of [account, hour]) if (read.status === 'rejected') throw read.reason;
-	const [balance, window] = [
-		(account as PromiseFulfilledResult<IDataObject>).value,
-		(hour as PromiseFulfilledResult<Awaited<ReturnType<typeof readHourWindow>>>).value,
-	];
+	await Promise.allSettled([account, hour]);
+	const [balance, window] = await Promise.all([account, hour]);
 	const templates = new Set(leads.map((upload) => upload.templateId));
 	indexes.addAll(window.scans, templates);
 	const remaining = Number(balance.remaining_scans);
