@@ -206,5 +206,11 @@ export async function checkRepeatedDeliveries(ctx) {
 		`held: ${holding}; new webhook ${renewed?.id ?? 'none'} (was ${hook.id}); deliveries → ${statuses.join(' ')}; failures counted ${record?.failureCount}`,
 	);
 
+	// Deactivated, both of the trigger's webhooks go; n8n 2.x deletes them after the REST call
+	// returns, so wait, or a late DELETE lands in the next check's request log.
 	await setWorkflowActive(ctx, id, false);
+	await waitFor(async () => {
+		const hooks = unwrap((await sandbox.api('/webhooks')).body) ?? [];
+		return !hooks.some((h) => String(h.url).includes(`/webhook/${webhookPath}/`));
+	});
 }
