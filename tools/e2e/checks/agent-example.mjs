@@ -3,7 +3,7 @@
 // example runs against the scripted model (tools/e2e/scripted-model.mjs), with its chat made public
 // so that the check can post to it. Every other node and parameter is the example's own.
 import { localExample } from '../../n8n/local.mjs';
-import { restOf, sandboxOf, unwrap, waitFor } from './support.mjs';
+import { restOf, sandboxOf, unwrap, waitFor, webhooksAt } from './support.mjs';
 import { chat, createModelCredential, toolName } from './agent-workflows.mjs';
 import { listProblems, schemaProblems } from './tool-checks.mjs';
 import { startScriptedModel, toolMessages, toolsOffered } from '../scripted-model.mjs';
@@ -41,6 +41,11 @@ export async function askAboutYourScans(ctx) {
 		const [scanId] = await sandbox.seedScans({ count: 1 });
 		const scan = unwrap((await sandbox.api(`/scans/${scanId}`)).body);
 		const before = unwrap((await sandbox.api('/account')).body);
+		// No Document Scanning Trigger is active now; an earlier check's late webhook DELETE (n8n 2.x
+		// deletes after the REST call returns) would land in this log: wait, and name any left.
+		const triggerHooks = () => webhooksAt(ctx, new URL('webhook/', ctx.n8nUrl).href);
+		await waitFor(async () => (await triggerHooks()).length === 0);
+		const leftover = await triggerHooks();
 		await sandbox.clearRequests();
 		const answer = await chat(
 			ctx,
@@ -89,10 +94,11 @@ export async function askAboutYourScans(ctx) {
 			`example "${example.name}": strict tool schemas, reading only (no upload, no credit used)`,
 			offered.length === expected.length &&
 				problems.length === 0 &&
+				leftover.length === 0 &&
 				requests.length > 0 &&
 				requests.every((r) => r.method === 'GET') &&
 				after.used_scans === before.used_scans,
-			`${offered.map((t) => t.name).join(', ')}${problems.length ? `; ${problems.join('; ')}` : ''}; sandbox: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}; used_scans ${before.used_scans} -> ${after.used_scans}`,
+			`${offered.map((t) => t.name).join(', ')}${problems.length ? `; ${problems.join('; ')}` : ''}; sandbox: ${requests.map((r) => `${r.method} ${r.path}`).join(', ')}; used_scans ${before.used_scans} -> ${after.used_scans}${leftover.length ? `; webhooks of another trigger still registered: ${leftover.map((h) => h.id).join(', ')}` : ''}`,
 		);
 		await rest.deactivate(created.id);
 	} finally {

@@ -14,7 +14,7 @@
 import { exampleId, localExample } from '../../n8n/local.mjs';
 import { nodeOutput } from '../../n8n/rest.mjs';
 import { deliveryKeyOf } from '../delivery-key.mjs';
-import { restOf, sandboxOf, setWorkflowActive, unwrap, waitFor } from './support.mjs';
+import { restOf, sandboxOf, setWorkflowActive, unwrap, waitFor, webhooksAt } from './support.mjs';
 
 const FILE = 'repeated-deliveries.json';
 const TRIGGER = 'Document Scanning Trigger';
@@ -40,11 +40,21 @@ export async function checkRepeatedDeliveries(ctx) {
 				String(h.url).includes(`/webhook/${webhookPath}/`) && !String(h.url).includes('ds_seal='),
 		);
 	});
+	// Activation ends when both webhooks exist and n8n has saved the trigger's static data; a
+	// delivery before that is refused (no key carrier yet) or its write-back is overwritten.
+	const settled = await waitFor(
+		async () =>
+			(await webhooksAt(ctx, `/webhook/${webhookPath}/`)).length === 2 &&
+			String((await rest.workflow(id))?.staticData?.[`node:${TRIGGER}`]?.webhookId) ===
+				String(hook?.id),
+	);
 	if (
 		!ctx.check(
 			`${name}: activation registers its webhook`,
-			activated.ok && hook,
-			hook?.url ?? `HTTP ${activated.status}`,
+			activated.ok && hook && settled,
+			hook
+				? `${hook.url}${settled ? '' : '; its key carrier or static data not saved after 30 s'}`
+				: `HTTP ${activated.status}`,
 		)
 	)
 		return;
@@ -209,8 +219,5 @@ export async function checkRepeatedDeliveries(ctx) {
 	// Deactivated, both of the trigger's webhooks go; n8n 2.x deletes them after the REST call
 	// returns, so wait, or a late DELETE lands in the next check's request log.
 	await setWorkflowActive(ctx, id, false);
-	await waitFor(async () => {
-		const hooks = unwrap((await sandbox.api('/webhooks')).body) ?? [];
-		return !hooks.some((h) => String(h.url).includes(`/webhook/${webhookPath}/`));
-	});
+	await waitFor(async () => (await webhooksAt(ctx, `/webhook/${webhookPath}/`)).length === 0);
 }

@@ -4,7 +4,7 @@
 // context of the running stack (see `E2eContext` below) and it records results with ctx.check().
 
 import { N8nRest } from '../../n8n/rest.mjs';
-import { SandboxClient } from '../sandbox-client.mjs';
+import { SandboxClient, unwrap } from '../sandbox-client.mjs';
 
 /**
  * @typedef {object} E2eContext
@@ -91,6 +91,15 @@ export function sandboxApi(baseUrl, apiKey) {
 /** The one sandbox client (tools/e2e/sandbox-client.mjs) for a check. */
 export function sandboxOf(ctx) {
 	return new SandboxClient(ctx.sandboxBaseUrl, ctx.apiKey);
+}
+
+/**
+ * The sandbox's webhooks whose URL holds `part` (a trigger's path: both of its webhooks, its own
+ * and its key carrier's). n8n 2.x (de)registers them after the REST call returns: checks wait on this.
+ */
+export async function webhooksAt(ctx, part) {
+	const hooks = unwrap((await sandboxOf(ctx).api('/webhooks')).body) ?? [];
+	return hooks.filter((h) => String(h.url).includes(part));
 }
 
 /** The one n8n REST client (tools/n8n/rest.mjs) for a check: reads ctx.cookie at every call (ctx.restartN8n() logs in again). */

@@ -72,13 +72,13 @@ export async function runOnceChecks(ctx) {
 	const create = example.nodes.find((n) => n.name === 'Create scan_results and erp_bookings');
 	await db.query(create.parameters.query);
 	const second = await besideOf(procs.webhook, ctx.tmp, 'webhook3', ctx.nextPort);
+	const hookPath = `/webhook/${example.nodes.find((n) => n.webhookId)?.webhookId}/`;
 	try {
 		second.start(ctx.verbose);
 		await rest.activate(ID);
-		const path = example.nodes.find((n) => n.webhookId)?.webhookId;
 		const hook = await waitFor('the example’s webhook', async () =>
 			((await api(ctx, '/webhooks')).body ?? []).find(
-				(h) => String(h.url).includes(`/webhook/${path}/`) && !String(h.url).includes('ds_seal='),
+				(h) => String(h.url).includes(hookPath) && !String(h.url).includes('ds_seal='),
 			),
 		);
 		await Promise.all([second.waitReady(), waitUntilServed(ctx, ID)]);
@@ -176,6 +176,12 @@ export async function runOnceChecks(ctx) {
 		] = `${ran}, ${doubled} doubled effects`;
 	} finally {
 		await rest.deactivate(ID).catch(() => undefined);
+		// 2.x deletes both of its webhooks after the call returns; later parts pick the trigger's.
+		await waitFor('the example’s webhooks to be deleted', async () =>
+			((await api(ctx, '/webhooks')).body ?? []).some((h) => String(h.url).includes(hookPath))
+				? undefined
+				: true,
+		).catch(() => undefined);
 		await second.stop();
 		await db.end();
 	}
