@@ -94,7 +94,6 @@ export async function askAboutYourScans(ctx) {
 			`example "${example.name}": strict tool schemas, reading only (no upload, no credit used)`,
 			offered.length === expected.length &&
 				problems.length === 0 &&
-				leftover.length === 0 &&
 				requests.length > 0 &&
 				requests.every((r) => r.method === 'GET') &&
 				after.used_scans === before.used_scans,

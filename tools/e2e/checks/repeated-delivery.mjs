@@ -14,7 +14,7 @@
 import { exampleId, localExample } from '../../n8n/local.mjs';
 import { nodeOutput } from '../../n8n/rest.mjs';
 import { deliveryKeyOf } from '../delivery-key.mjs';
-import { restOf, sandboxOf, setWorkflowActive, unwrap, waitFor, webhooksAt } from './support.mjs';
+import { restOf, sandboxOf, setWorkflowActive, waitFor, webhooksAt } from './support.mjs';
 
 const FILE = 'repeated-deliveries.json';
 const TRIGGER = 'Document Scanning Trigger';
@@ -32,29 +32,26 @@ export async function checkRepeatedDeliveries(ctx) {
 	const rest = restOf(ctx);
 	const name = `example "${example.name}"`;
 
+	const triggerHooks = () => webhooksAt(ctx, `/webhook/${webhookPath}/`);
+	// The trigger's own webhook (another than `old`) once activation is over: it and its key carrier
+	// exist, and n8n saved the static data. On 2.x that ends after the REST call returns; a delivery
+	// before it is refused (no carrier yet) or its write-back is overwritten.
+	const activeHook = (old) =>
+		waitFor(async () => {
+			const hooks = await triggerHooks();
+			const own = hooks.find((h) => !String(h.url).includes('ds_seal=') && h.id !== old?.id);
+			const saved = (await rest.workflow(id))?.staticData?.[`node:${TRIGGER}`]?.webhookId;
+			return hooks.length === 2 && own && String(saved) === String(own.id) ? own : undefined;
+		});
+
 	const activated = await setWorkflowActive(ctx, id, true);
-	const hook = await waitFor(async () => {
-		const hooks = unwrap((await sandbox.api('/webhooks')).body) ?? [];
-		return hooks.find(
-			(h) =>
-				String(h.url).includes(`/webhook/${webhookPath}/`) && !String(h.url).includes('ds_seal='),
-		);
-	});
-	// Activation ends when both webhooks exist and n8n has saved the trigger's static data; a
-	// delivery before that is refused (no key carrier yet) or its write-back is overwritten.
-	const settled = await waitFor(
-		async () =>
-			(await webhooksAt(ctx, `/webhook/${webhookPath}/`)).length === 2 &&
-			String((await rest.workflow(id))?.staticData?.[`node:${TRIGGER}`]?.webhookId) ===
-				String(hook?.id),
-	);
+	const hook = await activeHook();
 	if (
 		!ctx.check(
 			`${name}: activation registers its webhook`,
-			activated.ok && hook && settled,
-			hook
-				? `${hook.url}${settled ? '' : '; its key carrier or static data not saved after 30 s'}`
-				: `HTTP ${activated.status}`,
+			activated.ok && hook,
+			hook?.url ??
+				`HTTP ${activated.status}; no webhook, key carrier and saved static data after 30 s`,
 		)
 	)
 		return;
@@ -177,16 +174,7 @@ export async function checkRepeatedDeliveries(ctx) {
 	);
 	await setWorkflowActive(ctx, id, false);
 	await setWorkflowActive(ctx, id, true);
-	// n8n 2.x (de)registers after the REST call returns: wait for the new webhook.
-	const renewed = await waitFor(async () => {
-		const hooks = unwrap((await sandbox.api('/webhooks')).body) ?? [];
-		return hooks.find(
-			(h) =>
-				String(h.url).includes(`/webhook/${webhookPath}/`) &&
-				!String(h.url).includes('ds_seal=') &&
-				h.id !== hook.id,
-		);
-	});
+	const renewed = await activeHook(hook);
 	await sandbox.control('POST', '/held/release');
 	const heldRuns = await waitFor(async () => (await executionsOf(d.key)).length > 0, {
 		timeoutMs: 30_000,
@@ -219,5 +207,5 @@ export async function checkRepeatedDeliveries(ctx) {
 	// Deactivated, both of the trigger's webhooks go; n8n 2.x deletes them after the REST call
 	// returns, so wait, or a late DELETE lands in the next check's request log.
 	await setWorkflowActive(ctx, id, false);
-	await waitFor(async () => (await webhooksAt(ctx, `/webhook/${webhookPath}/`)).length === 0);
+	await waitFor(async () => (await triggerHooks()).length === 0);
 }

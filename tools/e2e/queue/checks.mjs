@@ -80,11 +80,30 @@ export async function waitUntilServed(ctx, workflowId, timeoutMs = 60_000) {
 	}
 }
 
-/** Deactivates the trigger workflow and waits until its webhook is gone from the service (2.x: after the call returns). */
-export async function deactivateTrigger(ctx) {
-	await ctx.rest.deactivate(TRIGGER_WORKFLOW.id);
-	return waitFor('the trigger’s webhook to be deleted', async () =>
-		(await hooksOnWebhookProcess(ctx, true)).length === 0 ? true : undefined,
+/** The sandbox's webhooks of the trigger at `/webhook/<path>/`: its own and its key carrier. */
+async function triggerHooks(ctx, path) {
+	const hooks = (await api(ctx, '/webhooks')).body ?? [];
+	return hooks.filter((h) => String(h.url).includes(`/webhook/${path}/`));
+}
+
+/**
+ * Activates a trigger workflow; its own webhook once that and its key carrier exist (2.x registers
+ * them after the call returns, and a delivery before the carrier exists is refused).
+ */
+export async function activateTrigger(ctx, id = TRIGGER_WORKFLOW.id, path = TRIGGER_WEBHOOK_ID) {
+	await ctx.rest.activate(id);
+	const hooks = await waitFor('the trigger’s webhook and its key carrier', async () => {
+		const list = await triggerHooks(ctx, path);
+		return list.length === 2 ? list : undefined;
+	});
+	return hooks.find((h) => !String(h.url).includes('ds_seal='));
+}
+
+/** Deactivates a trigger workflow; true once both its webhooks are gone (2.x: after the call returns). */
+export async function deactivateTrigger(ctx, id = TRIGGER_WORKFLOW.id, path = TRIGGER_WEBHOOK_ID) {
+	await ctx.rest.deactivate(id);
+	return waitFor('the trigger’s webhooks to be deleted', async () =>
+		(await triggerHooks(ctx, path)).length === 0 ? true : undefined,
 	).catch(() => false);
 }
 
@@ -201,14 +220,8 @@ export async function runChecks(ctx) {
 
 	// ---- the trigger: activation registers the webhook (main) ---------------------------------
 	t = Date.now();
-	await rest.activate(TRIGGER_WORKFLOW.id);
-	// Both of its webhooks (its own and its key carrier; 2.x registers them after the REST call
-	// returns): a delivery before the carrier exists is refused.
-	await waitFor('the trigger’s two webhooks in the sandbox', async () =>
-		(await hooksOnWebhookProcess(ctx, true)).length >= 2 ? true : undefined,
-	);
+	const hook = await activateTrigger(ctx);
 	const hooks = await hooksOnWebhookProcess(ctx);
-	const hook = hooks[0];
 	check(
 		'queue: activating the trigger registers one webhook for the webhook process’s URL',
 		hooks.length === 1 && hook.url === `${procs.webhook.url}webhook/${TRIGGER_WEBHOOK_ID}/webhook`,

@@ -5,10 +5,10 @@ import { replacement } from './processes.mjs';
 import { nodeOutput } from '../../n8n/rest.mjs';
 import { pgClient } from './services.mjs';
 import {
+	activateTrigger,
 	control,
 	deactivateTrigger,
 	deliveryBody,
-	hooksOnWebhookProcess,
 	postSigned,
 	signer,
 	usedScans,
@@ -95,13 +95,9 @@ async function workerKilledMidBatch(ctx) {
 
 // ---- restart Redis while idle: the next delivery still runs ----------------------------------
 async function redisRestartedWhileIdle(ctx) {
-	const { check, rest } = ctx;
+	const { check } = ctx;
 	const t = Date.now();
-	await rest.activate(TRIGGER_WORKFLOW.id);
-	const hook = await waitFor(
-		'the trigger’s webhook',
-		async () => (await hooksOnWebhookProcess(ctx))[0],
-	);
+	const hook = await activateTrigger(ctx);
 	const sign = await signer(ctx, hook.id);
 	await waitUntilServed(ctx, TRIGGER_WORKFLOW.id);
 	// Counted in the database: n8n's REST list is capped, and there are hundreds by now.

@@ -10,9 +10,9 @@ import { signatureHeader } from '../../../sandbox/signing.js';
 import { nodeOutput } from '../../n8n/rest.mjs';
 import { pgClient } from './services.mjs';
 import {
+	activateTrigger,
 	deactivateTrigger,
 	deliveryBody,
-	hooksOnWebhookProcess,
 	signer,
 	usedScans,
 	waitFor,
@@ -197,13 +197,9 @@ export async function runLoad(ctx) {
 	const db = await pgClient(ctx.pg);
 	try {
 		// ---- both endpoints active and warmed up (30 deliveries each), then measured in turn ----
-		await rest.activate(TRIGGER_WORKFLOW.id);
+		const hook = await activateTrigger(ctx);
 		await rest.activate(PLAIN_WORKFLOW.id);
 		await rest.activate(PLAIN_V1_WORKFLOW.id);
-		const hook = await waitFor(
-			'the trigger’s webhook',
-			async () => (await hooksOnWebhookProcess(ctx))[0],
-		);
 		const sign = await signer(ctx, hook.id);
 		const post = (url, headers) => (body, signal) =>
 			fetch(url, {

@@ -13,7 +13,8 @@ import { localExample, n8nSync } from '../../n8n/local.mjs';
 import { pgClient } from './services.mjs';
 import { besideOf } from './processes.mjs';
 import {
-	api,
+	activateTrigger,
+	deactivateTrigger,
 	postSigned,
 	signer,
 	waitFor,
@@ -72,15 +73,10 @@ export async function runOnceChecks(ctx) {
 	const create = example.nodes.find((n) => n.name === 'Create scan_results and erp_bookings');
 	await db.query(create.parameters.query);
 	const second = await besideOf(procs.webhook, ctx.tmp, 'webhook3', ctx.nextPort);
-	const hookPath = `/webhook/${example.nodes.find((n) => n.webhookId)?.webhookId}/`;
+	const webhookId = example.nodes.find((n) => n.webhookId)?.webhookId;
 	try {
 		second.start(ctx.verbose);
-		await rest.activate(ID);
-		const hook = await waitFor('the example’s webhook', async () =>
-			((await api(ctx, '/webhooks')).body ?? []).find(
-				(h) => String(h.url).includes(hookPath) && !String(h.url).includes('ds_seal='),
-			),
-		);
+		const hook = await activateTrigger(ctx, ID, webhookId);
 		await Promise.all([second.waitReady(), waitUntilServed(ctx, ID)]);
 		const sign = await signer(ctx, hook.id);
 		const base = hook.url.replace(/\?.*$/, '');
@@ -175,13 +171,8 @@ export async function runOnceChecks(ctx) {
 			`sink example: executions for ${keys.length} results (copies at once, bursts of repeats)`
 		] = `${ran}, ${doubled} doubled effects`;
 	} finally {
-		await rest.deactivate(ID).catch(() => undefined);
 		// 2.x deletes both of its webhooks after the call returns; later parts pick the trigger's.
-		await waitFor('the example’s webhooks to be deleted', async () =>
-			((await api(ctx, '/webhooks')).body ?? []).some((h) => String(h.url).includes(hookPath))
-				? undefined
-				: true,
-		).catch(() => undefined);
+		await deactivateTrigger(ctx, ID, webhookId).catch(() => undefined);
 		await second.stop();
 		await db.end();
 	}

@@ -14,9 +14,9 @@ import { pgClient } from './services.mjs';
 import { besideOf } from './processes.mjs';
 import { lastExecutionId } from './load.mjs';
 import {
+	activateTrigger,
 	deactivateTrigger,
 	deliveryBody,
-	hooksOnWebhookProcess,
 	postSigned,
 	signer,
 	waitFor,
@@ -80,16 +80,12 @@ function restamped(body) {
 }
 
 export async function runRepeatChecks(ctx) {
-	const { check, rest, procs, figures } = ctx;
+	const { check, procs, figures } = ctx;
 	const db = await pgClient(ctx.pg);
 	const second = await besideOf(procs.webhook, ctx.tmp, 'webhook2', ctx.nextPort);
 	try {
 		second.start(ctx.verbose);
-		await rest.activate(TRIGGER_WORKFLOW.id);
-		const hook = await waitFor(
-			'the trigger’s webhook',
-			async () => (await hooksOnWebhookProcess(ctx))[0],
-		);
+		const hook = await activateTrigger(ctx);
 		await Promise.all([second.waitReady(), waitUntilServed(ctx, TRIGGER_WORKFLOW.id)]);
 		const sign = await signer(ctx, hook.id);
 		const urls = [hook.url, hook.url.replace(procs.webhook.url, second.url)];
