@@ -41,7 +41,7 @@ export async function readScanPage(
 	pageNumber: number,
 	itemIndex?: number,
 ): Promise<ScanPage> {
-	const page = await fetchListPage(ctx, '/scans', qs, pageNumber, itemIndex);
+	const page = await fetchListPage(ctx, '/scans', qs, pageNumber, { itemIndex });
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
 	return {
 		read: { ...page, items, pageNumber, sent: 0, received: 0 },

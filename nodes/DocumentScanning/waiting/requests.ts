@@ -4,14 +4,8 @@ import { mapWithConcurrency } from '../../shared/concurrency';
 import type { RequestPace } from '../../shared/pace';
 import { FINAL_STATUSES, isFullScan } from '../../shared/scans/status';
 import type { ListPage } from '../../shared/transport';
-import {
-	apiRequest,
-	apiRequestFull,
-	endsListing,
-	PAGE_SIZE,
-	PAST_END_STATUSES,
-	unwrapList,
-} from '../../shared/transport';
+import { apiRequest, endsListing, PAGE_SIZE } from '../../shared/transport';
+import { fetchListPage } from '../../shared/transport/paging';
 
 /** Most pages one listing round reads beyond those the waiting scans fill. */
 const EXTRA_PAGES = 2;
@@ -69,18 +63,12 @@ export async function readStatuses(
 	const seen = new Map<number, IDataObject>();
 	const filled = Math.ceil(wanted.size / PAGE_SIZE);
 	const maxPages = Math.min(MAX_PAGES_PER_ROUND, filled + EXTRA_PAGES);
-	const readPage = async (pageNumber: number) => {
-		const response = await apiRequestFull.call(this, {
-			method: 'GET',
-			path: '/scans',
-			qs: { template_id: templateId, page: pageNumber },
+	// A page past the end may be answered 404 or 422: the end, not a failed round.
+	const readPage = async (pageNumber: number) =>
+		await fetchListPage(this, '/scans', { template_id: templateId }, pageNumber, {
 			deadline,
 			pace,
-			// A page past the end may be answered 404 or 422: the end, not a failed round.
-			passStatuses: pageNumber > 1 ? PAST_END_STATUSES : undefined,
 		});
-		return response.statusCode >= 300 ? { items: [] } : unwrapList(response.body);
-	};
 	const take = (page: ListPage): boolean => {
 		for (const scan of page.items) {
 			const id = Number(scan.id);

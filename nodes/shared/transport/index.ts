@@ -8,6 +8,6 @@ export { apiRequest, apiRequestFull, apiRequestList } from './request';
 export type { ListPage } from './envelopes';
 export { isPlainObject, unwrapList, unwrapRecord } from './envelopes';
 export { serverTimeOf } from './serverClock';
-export { endsListing, PAGE_SIZE, PAST_END_STATUSES } from './paging';
+export { endsListing, PAGE_SIZE } from './paging';
 export { httpStatusOf, isOutcomeUnknown, isTransientNetworkError } from './errors';
 export { fieldNames } from './errorWording';

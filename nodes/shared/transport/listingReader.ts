@@ -16,7 +16,8 @@ import { joins, merge, provesAll, repairGaps } from './listingRepair';
  * a record that joined or left the listing during the read comes out at most once. How:
  *
  * - **The end.** The listing ends only on a page that says so itself when it is read (empty
- *   or short; never a full page, whatever its `meta` / `links` say), so a record pushed past the planned last page is read.
+ *   or short; never a full page, whatever its `meta` / `links` say), so a record pushed past
+ *   the planned last page is read.
  *   A page past the end may also come as 404 / 422 (read as empty), as the last page again, or
  *   the server may ignore `page` altogether: listingEnds.ts tells them apart, and `pageIgnored`
  *   says when nothing beyond page 1 could be read.

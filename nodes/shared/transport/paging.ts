@@ -9,7 +9,7 @@ import { endContradicted, pageIgnored, restless } from './listingErrors';
 import type { ListingPage, ListingReadOptions } from './listingReader';
 import { isEndPage, pageSizeOf, readListing, recordId } from './listingReader';
 import { apiRequestFull } from './request';
-import type { ApiContext } from './types';
+import type { ApiContext, ApiRequest } from './types';
 
 export { restless } from './listingErrors';
 
@@ -45,13 +45,13 @@ export async function fetchListPage(
 	path: string,
 	qs: IDataObject,
 	pageNumber: number,
-	itemIndex?: number,
+	request: Pick<ApiRequest, 'itemIndex' | 'deadline' | 'pace'> = {},
 ): Promise<ListingPage & { headers: IDataObject }> {
 	const response = await apiRequestFull.call(ctx, {
+		...request,
 		method: 'GET',
 		path,
 		qs: { ...qs, page: pageNumber },
-		itemIndex,
 		passStatuses: pageNumber > 1 ? PAST_END_STATUSES : undefined,
 	});
 	if (response.statusCode < 200 || response.statusCode >= 300)
@@ -99,10 +99,10 @@ export async function readPages(
  * equal to page 1 was its last page served again (a clamping server), not `page` ignored.
  */
 async function pagesUnfiltered(ctx: ApiContext, path: string, itemIndex?: number) {
-	const first = await fetchListPage(ctx, path, {}, 1, itemIndex);
+	const first = await fetchListPage(ctx, path, {}, 1, { itemIndex });
 	if (endsListing(first)) return true;
 	const lowest = Math.min(...first.items.map((r) => recordId(r) ?? Infinity));
-	return (await fetchListPage(ctx, path, {}, 2, itemIndex)).items.some(
+	return (await fetchListPage(ctx, path, {}, 2, { itemIndex })).items.some(
 		(r) => (recordId(r) ?? Infinity) < lowest,
 	);
 }
@@ -116,7 +116,7 @@ function readOptions(
 	const maxPages = options.maxPages ?? MAX_PAGES;
 	const { itemIndex } = options;
 	return {
-		fetchPage: async (pageNumber) => await fetchListPage(ctx, path, qs, pageNumber, itemIndex),
+		fetchPage: async (pageNumber) => await fetchListPage(ctx, path, qs, pageNumber, { itemIndex }),
 		pageSize: PAGE_SIZE,
 		maxPages,
 		atMaxPages: 'error',
