@@ -9,16 +9,8 @@ import { withOriginalName } from '../shared/scans/fileName';
 import { eventRows } from '../shared/scans/output';
 import { apiRequest, isPlainObject } from '../shared/transport';
 import { deliveryKey } from './deliveryKey';
-import { keysAtService, SEAL_PARAMETER } from './keyCarrier';
 import { bodyText, rawBodyOf } from './rawBody';
-import {
-	firstReceivedAt,
-	forgottenUpTo,
-	MAX_REMEMBERED,
-	remember,
-	repeatWindowSeconds,
-} from './repeats';
-import { parseTimestamp, replayProblem, replayToleranceSeconds } from './replay';
+import { replayProblem, replayToleranceSeconds } from './replay';
 import { scanIdFromDelivery } from './scanId';
 import { describeProblem, verifySignature } from './signature';
 import { selectedEvents } from '../shared/events';
@@ -26,10 +18,13 @@ import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
 import type { StoredWebhook } from './webhookLifecycle';
 
 /**
- * Handling of one delivery (`webhook()`): signature first (the stored secret, else the one the
- * service's key carrier holds), then repeats, the event and option filters, the replay window,
- * then the items. Between deliveries only the record of recent delivery keys is kept, in the
- * workflow's static data (repeats.ts).
+ * Handling of one delivery (`webhook()`): the signature (the secret stored at activation), the
+ * event and option filters, the replay window, then the items. A delivery only reads the
+ * workflow's static data, never writes it (n8n writes it back whole after each request, without
+ * a lock), and makes no request to the service before its signature is verified. Delivery is at
+ * least once: every verified delivery inside the tolerance runs, carrying `deliveryKey`
+ * (deliveryKey.ts), the same for each copy of one result; Remove Duplicates on it, or a unique
+ * key at the sink, makes the effect happen once.
  */
 
 /**
@@ -46,35 +41,14 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWe
 }
 
 export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	// The key carrier's own deliveries (keyCarrier.ts) start nothing.
-	if ((this.getQueryData() as IDataObject)[SEAL_PARAMETER] !== undefined)
-		return respond(this, 200, { received: true, ignored: 'the key carrier starts nothing' });
 	const request = this.getRequestObject() as unknown as {
 		rawBody?: unknown;
 		readRawBody?: unknown;
 		headers: IDataObject;
 	};
-	const staticData = this.getWorkflowStaticData('node');
-	const stored = staticData as StoredWebhook;
-
+	const { webhookSecret } = this.getWorkflowStaticData('node') as StoredWebhook;
 	const rawBody = await rawBodyOf(request);
-	const signature = request.headers['x-service-signature'];
-	let check = verifySignature(rawBody, signature, stored.webhookSecret);
-	let keyAtService = stored.webhookKeyAtService === true;
-	if (check.problem === 'mismatch' || check.problem === 'missingSecret') {
-		// Static data may have been set back by a slower delivery's write-back: the service holds the secret.
-		for (const key of await keysAtService(this)) {
-			if (!verifySignature(rawBody, signature, key.secret).valid) continue;
-			check = { valid: true };
-			keyAtService = true;
-			Object.assign(staticData, {
-				webhookId: key.id,
-				webhookSecret: key.secret,
-				webhookKeyAtService: true,
-			});
-			break;
-		}
-	}
+	const check = verifySignature(rawBody, request.headers['x-service-signature'], webhookSecret);
 	if (!check.valid || rawBody === undefined) {
 		this.logger.debug(
 			`Document Scanning Trigger: delivery rejected (${check.problem ?? 'unknown'})`,
@@ -111,20 +85,8 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	const event = body.event;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const tolerance = replayToleranceSeconds(options.replayTolerance, this.getNode().typeVersion);
-	const now = Date.now();
 
-	// A repeat of a delivery that started an execution: 200, so the service stops sending it,
-	// and no second execution. Checked before the replay window: a known repeat is no late one.
 	const scanId = scanIdFromDelivery(body);
-	const key = deliveryKey(event, body, 'id' in scanId ? scanId.id : undefined);
-	const windowSeconds = repeatWindowSeconds(tolerance);
-	if (firstReceivedAt(staticData, key, now, windowSeconds) !== undefined) {
-		this.logger.debug(
-			`Document Scanning Trigger: repeated delivery ${key} answered 200, no execution started`,
-		);
-		return respond(this, 200, { received: true, duplicate: true });
-	}
-
 	const data = isPlainObject(body.data) ? body.data : {};
 	const subscribed = selectedEvents(this.getNodeParameter('events', []));
 	const ignored = filterReason(event, data, subscribed, options);
@@ -133,23 +95,13 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	}
 
 	// Late: never a failure at the service (it would cost the webhook), never silent.
-	const late = replayProblem(body.timestamp, tolerance, now, forgottenUpTo(staticData));
+	const late = replayProblem(body.timestamp, tolerance, Date.now());
 	if (late !== undefined) {
 		const scan = 'id' in scanId ? `scan ${scanId.id}` : 'a scan the delivery does not name';
 		this.logger.warn(
 			`Document Scanning Trigger: ${event} of ${scan} started no execution: ${late}. Read the scan with Document Scanning → Scan → Get, or the Poll Trigger.`,
 		);
 		return respond(this, 200, { received: true, late: true });
-	}
-
-	// Recorded before answering: n8n writes the static data back once this handler returns.
-	if (keyAtService) {
-		const signedAt = tolerance === 0 ? now : (parseTimestamp(body.timestamp) ?? now);
-		const forgotten = remember(staticData, key, signedAt, now, windowSeconds);
-		if (forgotten !== undefined)
-			this.logger.warn(
-				`Document Scanning Trigger: more than ${MAX_REMEMBERED} deliveries within ${windowSeconds} s; deliveries signed up to ${new Date(forgotten).toISOString()} are now answered as late (the replay tolerance in effect shrinks), so that no repeat of a forgotten one runs again`,
-			);
 	}
 
 	// Answer the service now, before any fetch: its 10 s wait (and the failure count that
@@ -176,6 +128,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		}
 	}
 
+	const key = deliveryKey(event, body, 'id' in scanId ? scanId.id : undefined);
 	let items: IDataObject[];
 	if (options.splitIntoRows) {
 		items = eventRows(scan ?? data, { event, timestamp: body.timestamp }, { deliveryKey: key });

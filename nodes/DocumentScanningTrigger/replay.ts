@@ -1,15 +1,14 @@
 /**
  * Replay protection: a delivery runs only when its signed `timestamp` lies within a tolerance
- * of this machine's clock, in the past or the future, and after what the record of repeats
- * forgot (repeats.ts). The timestamp is part of the signed body, so a captured delivery cannot
- * be re-stamped. A delivery outside is late: answered 200 (never a failure that costs the
- * webhook), no execution, a warning in n8n's log naming event and scan.
+ * of this machine's clock, in the past or the future. The timestamp is part of the signed body,
+ * so a captured delivery cannot be re-stamped. A delivery outside is late: answered 200 (never a
+ * failure that costs the webhook), no execution, a warning in n8n's log naming event and scan.
+ * It needs no state: repeats inside the tolerance run, each with the same `deliveryKey`.
  */
 
 /**
- * Default tolerance in seconds: 5 minutes in node version 1; an hour from 1.1, since the record
- * of repeats refuses replays inside it and a service's queue or an n8n restart can delay a
- * genuine delivery by minutes.
+ * Default tolerance in seconds: 5 minutes in node version 1; an hour from 1.1, since a service's
+ * queue or an n8n restart can delay a genuine delivery by minutes.
  */
 export const DEFAULT_REPLAY_TOLERANCE_SECONDS = 3_600;
 const VERSION_1_TOLERANCE_SECONDS = 300;
@@ -57,15 +56,11 @@ export function replayProblem(
 	timestamp: unknown,
 	toleranceSeconds: number,
 	nowMs: number,
-	forgottenUpTo = -Infinity,
 ): string | undefined {
 	if (toleranceSeconds === 0) return undefined;
 	const signedAt = parseTimestamp(timestamp);
 	if (signedAt === undefined) {
 		return 'The signed body has no timestamp in ISO 8601 with an offset, so its age cannot be checked';
-	}
-	if (signedAt <= forgottenUpTo) {
-		return `The delivery was signed at ${new Date(signedAt).toISOString()}, before what the record of repeated deliveries still covers (more than 1000 deliveries within the tolerance): a repeat of it could not be told apart`;
 	}
 	const skewSeconds = Math.round((nowMs - signedAt) / 1000);
 	if (Math.abs(nowMs - signedAt) <= toleranceSeconds * 1000) return undefined;

@@ -9,14 +9,12 @@ import {
 	unwrapRecord,
 } from '../shared/transport';
 import { recordEvents, selectedEvents } from '../shared/events';
-import { createKeyCarrier, sealIn } from './keyCarrier';
 
 /**
- * Registration of the trigger's webhook at the service (`webhookMethods.default`). The service
- * holds it: this node's webhooks are found in GET /webhooks by their URL (without query), the
- * signing secret by its key carrier (keyCarrier.ts). Static data keeps a copy (for a service
- * that drops a URL's query, the only one); a slow delivery's write-back may set it back, and
- * deliveries then read the carrier (delivery.ts). No module-level state.
+ * Registration of the trigger's one webhook at the service (`webhookMethods.default`): this
+ * node's webhooks are found in GET /webhooks by their URL, its ID and signing secret are kept in
+ * static data by activation. Deliveries only read them (delivery.ts), so no write-back of a
+ * delivery can set them back. No module-level state.
  */
 
 /** What the node keeps in `getWorkflowStaticData('node')`. */
@@ -26,16 +24,17 @@ export interface StoredWebhook {
 	webhookSecret?: string;
 	webhookUrl?: string;
 	webhookEvents?: string[];
-	/** True when a key carrier at the service holds the secret: deliveries may record repeats. */
-	webhookKeyAtService?: boolean;
 }
 
-const STATIC_KEYS: Array<keyof StoredWebhook> = [
+const STATIC_KEYS = [
 	'webhookId',
 	'webhookSecret',
 	'webhookUrl',
 	'webhookEvents',
+	// Written by versions before 0.3 (a second webhook kept the secret): cleared like the rest.
 	'webhookKeyAtService',
+	'recentDeliveries',
+	'forgottenUpTo',
 ];
 const MAX_NAME_LENGTH = 255;
 
@@ -48,8 +47,8 @@ function sameEvents(a: string[], b: string[]): boolean {
 }
 
 /**
- * URLs compared as URLs (host in any case, a default port written or not: the carrier's URL is
- * built with `new URL`, a service may normalise too), without query, fragment and trailing slash.
+ * URLs compared as URLs (host in any case, a default port written or not: a service may
+ * normalise), without query, fragment and trailing slash.
  */
 function sameUrl(a: unknown, b: unknown): boolean {
 	const base = (url: unknown) => {
@@ -89,12 +88,11 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 	return url;
 }
 
-function webhookName(ctx: IHookFunctions, suffix = ''): string {
+function webhookName(ctx: IHookFunctions): string {
 	const workflowName =
 		ctx.getWorkflow().name ?? `workflow ${String(ctx.getWorkflow().id ?? '')}`.trim();
 	const name = `n8n: ${workflowName} / ${ctx.getNode().name}`;
-	const room = MAX_NAME_LENGTH - suffix.length;
-	return (name.length > room ? `${name.slice(0, room - 1)}…` : name) + suffix;
+	return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
 }
 
 /** DELETE /webhooks/{id}; returns once it is deleted or already gone (404). Other failures throw. */
@@ -107,14 +105,12 @@ export async function deleteRemote(ctx: IHookFunctions, id: string | number): Pr
 }
 
 /**
- * This node's webhooks at the service: those of its URL (without query: the key carrier's too);
- * `main`, when exactly one of them delivers to it. The stored ID of a webhook with another URL is
- * left alone and logged: static data cannot tell a WEBHOOK_URL changed since from a workflow
- * imported from another n8n, whose live webhook that is.
+ * This node's webhooks at the service: those of its URL (a query ignored, so the second webhook
+ * versions before 0.3 made goes too). The stored ID of a webhook with another URL is left alone
+ * and logged: static data cannot tell a WEBHOOK_URL changed since from a workflow imported from
+ * another n8n, whose live webhook that is. Its deliveries fail the new secret's check (401).
  */
-async function registration(
-	ctx: IHookFunctions,
-): Promise<{ ours: IDataObject[]; main?: IDataObject }> {
+async function webhooksOfNode(ctx: IHookFunctions): Promise<IDataObject[]> {
 	const stored = ctx.getWorkflowStaticData('node') as StoredWebhook;
 	const url = webhookUrlOf(ctx);
 	const webhooks = await apiRequestList.call(ctx, { method: 'GET', path: '/webhooks' });
@@ -122,10 +118,9 @@ async function registration(
 	const away = webhooks.find((hook) => String(hook.id) === String(stored.webhookId));
 	if (away && !ours.includes(away))
 		ctx.logger.warn(
-			`Document Scanning Trigger: webhook ${String(away.id)}, stored by this node, delivers to another address and is left alone; delete it (and its "(signing key)" webhook) with Webhook → Delete once no n8n uses it`,
+			`Document Scanning Trigger: webhook ${String(away.id)}, stored by this node, delivers to another address and is left alone; delete it with Webhook → Delete once no n8n uses it`,
 		);
-	const mains = ours.filter((webhook) => sameUrl(webhook.url, url) && !sealIn(webhook.url));
-	return { ours, main: mains.length === 1 ? mains[0] : undefined };
+	return ours;
 }
 
 /**
@@ -139,7 +134,8 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = staticData as StoredWebhook;
 	const events = selectedEvents(this.getNodeParameter('events', []));
-	const { ours, main } = await registration(this);
+	const ours = await webhooksOfNode(this);
+	const main = ours.length === 1 ? ours[0] : undefined;
 	const usable =
 		main !== undefined &&
 		String(main.id) === String(stored.webhookId) &&
@@ -181,10 +177,7 @@ function refusedUrlError(ctx: IHookFunctions, url: string, cause: NodeApiError):
 	);
 }
 
-/**
- * POST /webhooks for this node's URL and events, then its key carrier (keyCarrier.ts); keeps id,
- * secret, url and events in static data.
- */
+/** POST /webhooks for this node's URL and events; keeps id, secret, url and events in static data. */
 export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const url = webhookUrlOf(this);
@@ -215,7 +208,6 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 			if (fields.includes('url') || (fields.length === 0 && /url/i.test(text))) {
 				throw refusedUrlError(this, url, failure);
 			}
-			failure.description = `${failure.description ?? ''}\nEach Document Scanning Trigger holds two of the account's webhooks: its own and its signing key ("… (signing key)").`;
 		}
 		// Already a NodeApiError worded by the transport (no secret in it).
 		throw failure;
@@ -253,10 +245,6 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		webhookSecret: secret,
 		webhookUrl: typeof record.url === 'string' ? record.url : url,
 		webhookEvents: record.events === undefined ? events : recordEvents(record.events),
-		webhookKeyAtService: await createKeyCarrier(this, webhookName(this, ' (signing key)'), url, {
-			id: String(id),
-			secret,
-		}),
 	};
 	Object.assign(staticData, stored);
 	return true;
@@ -270,8 +258,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	try {
-		const { ours } = await registration(this);
-		for (const webhook of ours) await deleteRemote(this, webhook.id as string | number);
+		for (const webhook of await webhooksOfNode(this)) await deleteRemote(this, webhook.id as string | number);
 	} catch (error) {
 		this.logger.warn('Document Scanning Trigger: could not delete the webhook at the service', {
 			webhookId: String((staticData as StoredWebhook).webhookId),
