@@ -22,11 +22,10 @@ const GROUPS = {
 	},
 	repeats: {
 		mutate: [
-			'nodes/DocumentScanningTrigger/repeats.ts',
 			'nodes/DocumentScanningTrigger/deliveryKey.ts',
 			'nodes/shared/reviewedData.ts',
 		],
-		unit: ['trigger/repeats-units', 'node/reviewed-data.property', 'node/reviewed-data.units'].map(
+		unit: ['trigger/delivery-key-units', 'node/reviewed-data.property', 'node/reviewed-data.units'].map(
 			(name) => `<rootDir>/test/${name}.test.ts`,
 		),
 		engine: [

@@ -269,35 +269,4 @@ describe('the examples run against the sandbox', () => {
 			await receiver.close();
 		}
 	});
-
-	test('repeated-deliveries: the items carry the deliveryKey "Drop repeated deliveries" reads; a repeat starts nothing', async () => {
-		const { workflow } = examples.find((e) => e.file === 'repeated-deliveries.json')! as unknown as { workflow: { nodes: INode[]; connections: Record<string, { main: Array<Array<{ node: string }>> }> } };
-		const node = exampleNode('repeated-deliveries.json');
-		const drop = workflow.nodes.find((n) => n.name === 'Drop repeated deliveries')!;
-		const forget = workflow.nodes.find((n) => n.name === 'Forget the delivery keys')!;
-		expect(drop).toMatchObject({ type: 'n8n-nodes-base.removeDuplicates', typeVersion: 2 });
-		expect(drop.parameters).toMatchObject({ operation: 'removeItemsSeenInPreviousExecutions', dedupeValue: '={{ $json.deliveryKey }}' });
-		// The weekly clearing reaches the same history only when both use the workflow scope.
-		expect([drop, forget].map((n) => (n.parameters.options as { scope?: string }).scope)).toEqual(['workflow', 'workflow']);
-		expect(workflow.connections[node.name].main[0].map((c) => c.node)).toEqual([drop.name]);
-
-		let harness: TriggerHarness | undefined;
-		const receiver = await startReceiver(() => harness!);
-		try {
-			harness = await TriggerHarness.create({ parameters: node.parameters, env: env(), webhookBaseUrl: receiver.baseUrl });
-			await harness.activate();
-			const stored = harness.staticData[`node:${harness.node.name}`] as { webhookId: number };
-			const [scanId] = sandbox.control.seedScans({ count: 1, template_id: 1 });
-			await sandbox.control.deliver(stored.webhookId, 'scan.completed', scanId);
-			await sandbox.control.repeatDelivery({ restamp: true });
-			const [first, repeat] = await receiver.waitFor(2);
-			expect(first.workflowData?.[0][0].json.deliveryKey).toMatch(
-				new RegExp(`^scan\\.completed:${scanId}:[0-9a-f]{16}$`),
-			);
-			expect(repeat).toMatchObject({ status: 200, body: { received: true, duplicate: true }, workflowData: undefined });
-			expect(await harness.hook('delete')).toBe(true);
-		} finally {
-			await receiver.close();
-		}
-	});
 });

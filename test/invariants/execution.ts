@@ -151,8 +151,13 @@ export interface DeliveredResult {
 	/** How many deliveries carried it, and whether any two of them were handled at the same time. */
 	deliveries: number;
 	overlapped: boolean;
-	/** Deliveries whose signed timestamp lay within the trigger's replay tolerance. */
+	/**
+	 * Deliveries whose signed timestamp lay within the trigger's replay tolerance and that were
+	 * signed by a webhook the service still held when they arrived.
+	 */
 	timely: number;
+	/** Deliveries signed by a webhook deleted before they arrived (a retired secret) that ran. */
+	retiredRun: number;
 	/** Deliveries beyond the tolerance that started an execution, and the answers that refused them (not 2xx). */
 	lateRun: number;
 	lateRefused: string[];
@@ -171,4 +176,9 @@ export interface Observation {
 	delivered?: DeliveredResult[];
 	/** Webhook trigger: a new result delivered after the case's steps (it must start an execution). */
 	lastDelivery?: { status: number; executed: boolean; body: string };
+	/**
+	 * Webhook trigger: static-data writes by deliveries, webhooks at the trigger's URL after each
+	 * activation, and API requests made while forged requests were handled (all must be 0 / 1).
+	 */
+	trigger?: { deliveryWrites: number; webhooksAtUrl: number[]; forgedRequests: number };
 }

@@ -33,7 +33,7 @@ export const INVARIANTS: Record<number, string> = {
 	5: 'every execution ends within its stated bound',
 	6: 'every final scan in any output or emitted item carries what GET /scans/{id} gives',
 	7: 'after the first 429/402, no new upload is sent',
-	8: 'every finished scan is emitted once by the poll trigger; every distinct result delivered runs once, and the webhook trigger still verifies deliveries',
+	8: 'every finished scan is emitted once by the poll trigger; every delivery of a wanted result within the replay tolerance runs, once; the webhook trigger holds one webhook, writes no static data on a delivery, asks the service nothing for a forged one, and still verifies deliveries',
 	9: 'requests are bounded by the work, not by the account size',
 	10: 'Get Many returns every record that matched its filter from start to end of the read, each once',
 };
@@ -350,22 +350,28 @@ const triggersOnce: Check = (c, obs) => {
 					detail: `scan ${id} came out ${count} times though it is not a scan the trigger's settings want (or finished before the activation)`,
 				});
 	}
-	// The delivery model (README, trigger): a result delivered within the replay tolerance runs
-	// once; one delivered only beyond it is answered 200 and runs nothing (never a refusal that
+	// The delivery model (README, trigger): at least once. Each delivery within the replay
+	// tolerance runs, once; one beyond it is answered 200 and runs nothing (never a refusal that
 	// costs the webhook).
 	for (const result of obs.delivered ?? []) {
 		const what = `result ${result.identity.slice(0, 120)}`;
-		if (result.wanted && result.timely > 0 && result.executions === 0)
+		if (result.wanted && result.executions < result.timely)
 			found.push({
 				invariant: 8,
 				where: 'webhook trigger',
-				detail: `${what} was delivered ${result.deliveries} time(s), ${result.timely} within the replay tolerance, and never ran: ${result.answers.join(' | ')}`,
+				detail: `${what} was delivered ${result.deliveries} time(s), ${result.timely} within the replay tolerance, and ran ${result.executions} time(s): ${result.answers.join(' | ')}`,
 			});
-		if (result.wanted && !result.overlapped && result.executions > 1)
+		if (result.retiredRun > 0)
 			found.push({
 				invariant: 8,
 				where: 'webhook trigger',
-				detail: `${what} ran ${result.executions} times from deliveries one after another`,
+				detail: `${what}: ${result.retiredRun} delivery(ies) signed by a deleted webhook's secret started an execution`,
+			});
+		if (result.executions > result.deliveries)
+			found.push({
+				invariant: 8,
+				where: 'webhook trigger',
+				detail: `${what} ran ${result.executions} times from ${result.deliveries} deliveries`,
 			});
 		if (!result.wanted && result.executions > 0)
 			found.push({
@@ -386,6 +392,25 @@ const triggersOnce: Check = (c, obs) => {
 				detail: `${what}: a late delivery was refused (it counts against the webhook at the service): ${result.lateRefused.join(' | ')}`,
 			});
 	}
+	const trigger = obs.trigger;
+	if (trigger && trigger.deliveryWrites > 0)
+		found.push({
+			invariant: 8,
+			where: 'webhook trigger',
+			detail: `${trigger.deliveryWrites} delivery(ies) wrote the workflow's static data (n8n writes it back whole, unlocked)`,
+		});
+	if (trigger && trigger.webhooksAtUrl.some((count) => count !== 1))
+		found.push({
+			invariant: 8,
+			where: 'webhook trigger',
+			detail: `webhooks at the trigger's URL after each activation: ${trigger.webhooksAtUrl.join(', ')} (one per trigger)`,
+		});
+	if (trigger && trigger.forgedRequests > 0)
+		found.push({
+			invariant: 8,
+			where: 'webhook trigger',
+			detail: `forged requests to the trigger made ${trigger.forgedRequests} request(s) to the service`,
+		});
 	if (obs.lastDelivery && !obs.lastDelivery.executed)
 		found.push({
 			invariant: 8,
@@ -505,11 +530,16 @@ export function classOf(v: Violation): string {
 			return 'Get Many missing or repeating records';
 		default:
 			if (/did not run: HTTP 401|401/.test(v.detail)) return 'the registration rolled back';
-			if (/duplicate/.test(v.detail)) return 'the result refused as a duplicate';
+			if (/duplicate|and ran \d+ time/.test(v.detail)) return 'a timely delivery that did not run';
+			if (/deleted webhook's secret/.test(v.detail)) return 'a retired secret accepted';
+			if (/wrote the workflow's static data/.test(v.detail))
+				return 'a delivery that writes static data';
+			if (/forged requests/.test(v.detail)) return 'a forged request that reaches the service';
+			if (/webhooks at the trigger's URL/.test(v.detail)) return 'a second webhook per trigger';
 			if (/late delivery was refused|stale_delivery/.test(v.detail))
 				return 'a late delivery refused';
 			if (/beyond the replay tolerance started/.test(v.detail)) return 'a replay run';
-			if (/ran \d+ times/.test(v.detail)) return 'a result run twice';
+			if (/ran \d+ times from/.test(v.detail)) return 'a delivery run twice';
 			if (v.where === 'poll trigger') return 'the poll trigger losing or repeating scans';
 			return 'a delivered result lost';
 	}

@@ -6,13 +6,13 @@
  * or hours late), deliveries sent again (the same bytes, signed anew, copies at once), scans
  * processed again, re-activations, and a re-activation while a delivery's full-scan read is
  * held. At the end a new result is delivered: the trigger must still verify and run it
- * (invariant 8). The key carrier's deliveries (the node's second webhook, `?ds_seal=`, which
- * also receives `scan.failed` and starts nothing) are waited for and counted as requests, but
- * they carry no result of their own.
+ * (invariant 8). Also observed: static data written by a delivery, the webhooks at the trigger's
+ * URL after each activation, and requests to the service caused by forged deliveries.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Outcome, type Sandbox } from '../../sandbox/server';
+import { signatureHeader } from '../../sandbox/signing';
 import { startReceiver } from '../support/receiver';
 import { postScan } from '../support/sandbox-api';
 import { TriggerHarness, type WebhookCallResult } from '../support/trigger-harness';
@@ -30,8 +30,8 @@ interface Handled {
 	result: WebhookCallResult;
 	startedMs: number;
 	endedMs: number;
-	/** Sent to the key carrier (`?ds_seal=`), not to the webhook that starts the workflow. */
-	carrier: boolean;
+	/** Signed with the secret of a webhook the service no longer held when it arrived. */
+	retired: boolean;
 	/** How far the signed timestamp lay behind this machine's clock when it arrived. */
 	ageMs: number;
 }
@@ -81,13 +81,19 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 		deliver: async (request: IncomingMessageWithBody, response) => {
 			const startedMs = Date.now();
 			const body = request.rawBody.toString('utf8');
+			const signature = String(request.headers['x-service-signature'] ?? '');
+			let retired = true;
+			for (let id = 1; id <= 100; id++) {
+				const hook = control.getWebhook(id);
+				if (hook && signatureHeader(hook.secret, body) === signature) retired = false;
+			}
 			const result = await process.deliver(request, response);
 			handled.push({
 				body,
 				result,
 				startedMs,
 				endedMs: Date.now(),
-				carrier: /[?&]ds_seal=/.test(request.url ?? ''),
+				retired,
 				ageMs: ageOf(body, startedMs),
 			});
 			return result;
@@ -99,13 +105,21 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 	let activations = 0;
 	let problem: string | undefined;
 	let lastDelivery: Observation['lastDelivery'];
-	try {
+	const trigger = { deliveryWrites: 0, webhooksAtUrl: [] as number[], forgedRequests: 0 };
+	const activate = async () => {
 		await process.activate();
+		let count = 0;
+		for (let id = 1; id <= 100; id++)
+			if (String(control.getWebhook(id)?.url ?? '').startsWith(receiver.baseUrl)) count++;
+		trigger.webhooksAtUrl.push(count);
+	};
+	try {
+		await activate();
 		activations++;
 		const settle = async () => {
 			await until(() => handled.length >= control.deliveries().length, 20_000);
 		};
-		/** Webhooks that receive `event` now (the trigger's own, and its key carrier for scan.failed). */
+		/** Webhooks that receive `event` now. */
 		const subscribers = (event: string) => {
 			let count = 0;
 			for (let id = 1; id <= 100; id++) {
@@ -139,7 +153,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 			const main = await harnessFor(database.read());
 			await main.hook('delete');
 			await database.write(main.staticData);
-			await process.activate();
+			await activate();
 			activations += 2;
 		};
 		for (const [n, step] of c.steps.entries()) {
@@ -152,7 +166,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 		const count = handled.length;
 		await upload(last, 1000);
 		await settle();
-		const answer = handled.slice(count).find((h) => !h.carrier);
+		const answer = handled[count];
 		lastDelivery = answer
 			? {
 					status: answer.result.status,
@@ -160,6 +174,24 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 					body: JSON.stringify(answer.result.body),
 				}
 			: { status: 0, executed: false, body: 'no delivery reached the trigger' };
+		// Forged requests to the trigger's URL: 401, and no request to the service.
+		const stored = database.read()['node:Document Scanning Trigger'] as IDataObject | undefined;
+		const before = control.requests().length;
+		const handledBefore = handled.length;
+		for (const secret of ['', 'whsec_forged']) {
+			const raw = JSON.stringify({ event: 'scan.completed', timestamp: new Date().toISOString() });
+			await fetch(String(stored?.webhookUrl), {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					'X-Service-Signature': signatureHeader(secret || 'x', raw),
+				},
+				body: raw,
+			}).catch(() => undefined);
+		}
+		await until(() => handled.length >= handledBefore + 2, 10_000);
+		trigger.forgedRequests = control.requests().length - before;
+		handled.splice(handledBefore);
 
 		async function runStep(step: WebhookStep, n: number) {
 			switch (step.do) {
@@ -203,6 +235,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 	} catch (error) {
 		problem = (error as Error).message;
 	} finally {
+		trigger.deliveryWrites = process.deliveryWrites;
 		wire.stop();
 		control.clearFaults();
 		control.releaseHeld();
@@ -237,7 +270,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 			formula: `D=${attempts} + 5·A=${activations}`,
 		},
 	};
-	return { executions: [execution], delivered, lastDelivery };
+	return { executions: [execution], delivered, lastDelivery, trigger };
 }
 
 /**
@@ -248,7 +281,7 @@ export async function runWebhookCase(sandbox: Sandbox, c: WebhookCase): Promise<
 function results(handled: Handled[], c: WebhookCase): DeliveredResult[] {
 	const tolerance = toleranceSeconds(c.settings) * 1000;
 	const byResult = new Map<string, { status: string; items: Handled[] }>();
-	for (const h of handled.filter((each) => !each.carrier)) {
+	for (const h of handled) {
 		const { identity, status } = resultIdentity(h.body);
 		const entry = byResult.get(identity) ?? { status, items: [] };
 		entry.items.push(h);
@@ -261,7 +294,8 @@ function results(handled: Handled[], c: WebhookCase): DeliveredResult[] {
 			identity,
 			wanted: wanted(c.settings, status),
 			deliveries: items.length,
-			timely: items.filter((h) => h.ageMs < tolerance - 10_000).length,
+			timely: items.filter((h) => !h.retired && h.ageMs < tolerance - 10_000).length,
+			retiredRun: items.filter((h) => h.retired && h.result.workflowData !== undefined).length,
 			overlapped: items.some((a) =>
 				items.some((b) => a !== b && a.startedMs < b.endedMs && b.startedMs < a.endedMs),
 			),

@@ -23,7 +23,6 @@ import {
 	MAX_WHOLE_READS,
 } from '../../nodes/DocumentScanningPollTrigger/listing';
 import { MAX_PENDING } from '../../nodes/DocumentScanningPollTrigger/state';
-import { MAX_REMEMBERED } from '../../nodes/DocumentScanningTrigger/repeats';
 import { MAX_PAGES, PAGE_SIZE } from '../../nodes/shared/transport/paging';
 import {
 	ACTION_NODE_TYPE,
@@ -206,7 +205,6 @@ describe('counts and limits', () => {
 			[/(\d+) single reads of followed scans/, MAX_SINGLE_FETCHES],
 			[/(\d+) reads of finished scans listed without every/, MAX_WHOLE_READS],
 			[/at most (\d[\d,]*) followed \(unfinished\) scans/, MAX_PENDING],
-			[/at most (\d[\d,]*) keys/, MAX_REMEMBERED],
 			[/at most (\d+) attempts/, UPLOAD_ATTEMPTS],
 			[/the first (\d+) hex digits/, FINGERPRINT_LENGTH],
 			[/the default from node version ([\d.]+)/, FINGERPRINT_BY_DEFAULT_FROM],

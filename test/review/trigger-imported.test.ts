@@ -5,8 +5,7 @@
  * a staging n8n to a production n8n that use the same scanning account. The imported copy then
  * holds the ID of the other instance's live webhook, whose URL is not its own: its activation
  * deletes that webhook (and deactivating it would too), and the other instance's trigger receives
- * nothing more, without a word. (Deleting by stored ID whatever the URL predates this round;
- * `registration()` now applies it at every activation and deactivation.)
+ * nothing more, without a word. So a webhook found only by its stored ID is left alone.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -34,17 +33,17 @@ async function activateCopy(): Promise<{ staging: IDataObject; copy: IDataObject
 }
 
 const urlsAtService = async () =>
-	(await listWebhooks(sandbox, true)).map((hook) => String(hook.url).replace(/\?.*$/, ''));
+	(await listWebhooks(sandbox)).map((hook) => String(hook.url).replace(/\?.*$/, ''));
 
 // Static data alone cannot tell an imported copy from the same n8n whose WEBHOOK_URL changed (last
 // test): a webhook found only by its stored ID, with another URL, is left alone and named in n8n's
-// log (a changed WEBHOOK_URL leaves the old pair, which the service deactivates after 10 failed
+// log (a changed WEBHOOK_URL leaves the old webhook, which the service deactivates after 10 failed
 // deliveries, or the user deletes).
-test('activating the imported copy leaves the other instance’s webhook and carrier alone', async () => {
+test('activating the imported copy leaves the other instance’s webhook alone', async () => {
 	await activateCopy();
 	const urls = await urlsAtService();
-	expect(urls.filter((url) => url.startsWith(STAGING))).toHaveLength(2);
-	expect(urls.filter((url) => url.startsWith(PRODUCTION))).toHaveLength(2);
+	expect(urls.filter((url) => url.startsWith(STAGING))).toHaveLength(1);
+	expect(urls.filter((url) => url.startsWith(PRODUCTION))).toHaveLength(1);
 });
 
 test('deactivating the imported copy deletes only its own webhooks', async () => {
@@ -52,15 +51,15 @@ test('deactivating the imported copy deletes only its own webhooks', async () =>
 	const production = await makeHarness(sandbox, PRODUCTION, { events: ALL_EVENTS }, copy);
 	expect(await production.hook('delete', { activation: 'update' })).toBe(true);
 	expect((await urlsAtService()).every((url) => url.startsWith(STAGING))).toBe(true);
-	expect(await urlsAtService()).toHaveLength(2);
+	expect(await urlsAtService()).toHaveLength(1);
 });
 
-test('a WEBHOOK_URL changed since activation: the old pair is left alone (it may be another n8n’s), the new one registered', async () => {
+test('a WEBHOOK_URL changed since activation: the old webhook is left alone (it may be another n8n’s), the new one registered', async () => {
 	const stored: IDataObject = {};
 	await (await makeHarness(sandbox, STAGING, { events: ALL_EVENTS }, stored)).activate();
-	// Same n8n, new address: static data is its own, so the old pair is its to delete.
+	// Same n8n, new address: the old webhook's deliveries fail the new secret (401) until the service deactivates it.
 	await (await makeHarness(sandbox, PRODUCTION, { events: ALL_EVENTS }, stored)).activate();
 	const urls = await urlsAtService();
-	expect(urls.filter((url) => url.startsWith(PRODUCTION))).toHaveLength(2);
-	expect(urls.filter((url) => url.startsWith(STAGING))).toHaveLength(2);
+	expect(urls.filter((url) => url.startsWith(PRODUCTION))).toHaveLength(1);
+	expect(urls.filter((url) => url.startsWith(STAGING))).toHaveLength(1);
 });

@@ -30,10 +30,7 @@ export async function startReceiver(
 			try {
 				const request = lazyRawBody ? lazyRequest(req) : await readRequest(req);
 				if (!keepRawBody) delete (request as { rawBody?: Buffer }).rawBody;
-				const result = await getHarness().deliver(request, res);
-				// The key carrier's deliveries (scan.failed, answered 200, no execution) are not counted.
-				if (!/[?&]ds_seal=/.test(req.url ?? '') || result.workflowData !== undefined)
-					results.push(result);
+				results.push(await getHarness().deliver(request, res));
 			} catch (error) {
 				res.statusCode = 500;
 				res.end(String((error as Error).message));

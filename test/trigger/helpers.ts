@@ -56,17 +56,13 @@ export function nodeStatic(harness: TriggerHarness): IDataObject {
 	return (data['node:Document Scanning Trigger'] ?? {}) as IDataObject;
 }
 
-/**
- * GET /webhooks of the default account, unwrapped from either envelope; without `carriers`, the
- * key carriers (their URL holds `ds_seal`) are left out.
- */
-export async function listWebhooks(sandbox: Sandbox, carriers = false): Promise<IDataObject[]> {
+/** GET /webhooks of the default account, unwrapped from either envelope. */
+export async function listWebhooks(sandbox: Sandbox): Promise<IDataObject[]> {
 	const res = await fetch(`${sandbox.baseUrl}/webhooks`, {
 		headers: { Accept: 'application/json', Authorization: `Bearer ${DEFAULT_API_KEY}` },
 	});
 	const body = (await res.json()) as IDataObject | IDataObject[];
-	const all = Array.isArray(body) ? body : (body.data as IDataObject[]);
-	return carriers ? all : all.filter((hook) => !String(hook.url).includes('ds_seal='));
+	return Array.isArray(body) ? body : (body.data as IDataObject[]);
 }
 
 /** POSTs raw bytes with the given headers to a URL; returns status and parsed body. */

@@ -1,22 +1,21 @@
 /**
- * Nothing a delivery does can undo the registration (issue 33 §1; issue 31 invariant 8).
+ * Nothing a delivery does can undo the registration (issue 38 §1): a delivery writes no static
+ * data, on any path, so n8n's whole write-back after each webhook request has nothing to set back.
  *
  * n8n's webhook processes (webhook-processes.ts) read the workflow's static data when a request
- * arrives and write it back whole after `webhook()` returned. A delivery held in "Include Full
- * Scan" (its GET /scans/{id} held by the sandbox) while the workflow is deactivated and activated
- * again writes the old webhook's ID and secret back over the new ones. The new webhook's secret is
- * also held at the service by its key carrier, so its deliveries are still verified, and the first
- * one puts the registration back into static data. A service that drops a webhook URL's query
- * keeps no carrier: then deliveries record nothing, so they write nothing back (at least once).
+ * arrives and write it back if it changed. A delivery held in "Include Full Scan" (its GET
+ * /scans/{id} held by the sandbox) while the workflow is deactivated and activated again, then 11
+ * deliveries to the new webhook: 11 run. A changed WEBHOOK_URL leaves the old webhook alone, whose
+ * deliveries then fail the new secret (401) until the service deactivates it. A forged request
+ * costs no request to the service.
  */
 import { HookContext } from 'n8n-core';
 import type { IDataObject } from 'n8n-workflow';
 
-import { type Sandbox, startSandbox } from '../../sandbox/server';
+import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
 import { ALL_EVENTS } from '../support/fixtures';
 import { type Receiver, startReceiver } from '../support/receiver';
-import { TriggerHarness } from '../support/trigger-harness';
-import { itemsOf, listWebhooks, makeHarness } from './helpers';
+import { itemsOf, listWebhooks, makeHarness, postRaw } from './helpers';
 import { StaticDataDatabase, WebhookProcess } from './webhook-processes';
 
 const NODE = 'node:Document Scanning Trigger';
@@ -62,16 +61,23 @@ async function held(count: number): Promise<void> {
  * Activation, a delivery of webhook 1 held in its GET /scans/{id}, deactivation and activation
  * (webhook 2), then the held delivery goes on and writes its copy of static data back.
  */
-async function reactivateDuringDelivery(): Promise<{ first: number; second: number }> {
+async function reactivateDuringDelivery(
+	failing = false,
+): Promise<{ first: number; second: number }> {
 	await process.activate();
 	const first = stored().webhookId as number;
 	const [scanId] = sandbox.control.seedScans({ count: 1 });
 	sandbox.control.addFault({ method: 'GET', path: '^/scans/\\d+$', kind: 'hold' });
+	// The failing service: the new webhook's POST is answered 503 once, so n8n's activation fails
+	// and is tried again, with the delivery still in flight.
+	if (failing)
+		sandbox.control.addFault({ method: 'POST', path: '^/webhooks$', kind: 'status', status: 503 });
 	const answered = await sandbox.control.deliver(first, 'scan.completed', scanId);
 	expect(answered.status).toBe(200); // answered at once, before the fetch
 	await held(1);
 
 	await process.deactivate();
+	if (failing) await expect(process.activate()).rejects.toThrow(/503|unavailable|server/i);
 	await process.activate();
 	const second = Number(stored().webhookId);
 	expect(second).not.toBe(first);
@@ -82,44 +88,76 @@ async function reactivateDuringDelivery(): Promise<{ first: number; second: numb
 }
 
 describe('re-activation while a delivery is in flight', () => {
-	it('the slow delivery writes the old registration back; the new webhook still verifies 12 deliveries in a row, and the first puts the registration back', async () => {
-		const { first, second } = await reactivateDuringDelivery();
-		expect(itemsOf(executions()[0])[0].scan).toMatchObject({ id: expect.any(Number) });
-		// What n8n did: the held delivery's write-back set static data back to webhook 1.
-		expect(stored().webhookId).toBe(first);
-		expect(sandbox.control.getWebhook(first)).toBeUndefined();
+	for (const failing of [false, true])
+		it(`${failing ? 'with a failing service (the first POST /webhooks of the re-activation answered 503): ' : ''}the slow delivery writes nothing back; 11 deliveries to the new webhook run`, async () => {
+			const { first, second } = await reactivateDuringDelivery(failing);
+			expect(itemsOf(executions()[0])[0].scan).toMatchObject({ id: expect.any(Number) });
+			expect(String(stored().webhookId)).toBe(String(second));
+			expect(sandbox.control.getWebhook(first)).toBeUndefined();
+			const writes = database.writes;
 
-		const scanIds = sandbox.control.seedScans({ count: 12 });
-		for (const [i, scanId] of scanIds.entries()) {
-			const record = await sandbox.control.deliver(second, 'scan.completed', scanId);
-			expect(record).toMatchObject({ status: 200, success: true });
-			await receiver.waitFor(2 + i);
-		}
-		expect(executions()).toHaveLength(13);
-		expect(sandbox.control.getWebhook(second)).toMatchObject({ active: true, failureCount: 0 });
-		expect(String(stored().webhookId)).toBe(String(second));
-		expect(stored().webhookKeyAtService).toBe(true);
-		// Repeats are still recorded, and still refused, one after another.
-		await sandbox.control.repeatDelivery({ restamp: true });
-		await receiver.waitFor(14);
-		expect(receiver.results[13].body).toEqual({ received: true, duplicate: true });
+			const scanIds = sandbox.control.seedScans({ count: 11 });
+			for (const [i, scanId] of scanIds.entries()) {
+				const record = await sandbox.control.deliver(second, 'scan.completed', scanId);
+				expect(record).toMatchObject({ status: 200, success: true });
+				await receiver.waitFor(2 + i);
+			}
+			expect(executions()).toHaveLength(12);
+			expect(database.writes).toBe(writes);
+			expect(sandbox.control.getWebhook(second)).toMatchObject({ active: true, failureCount: 0 });
+			expect(await listWebhooks(sandbox)).toEqual([expect.objectContaining({ id: second })]);
+		});
+});
+
+describe('one webhook per trigger', () => {
+	it('activation registers exactly one webhook, a restart keeps it, deactivation deletes it', async () => {
+		await process.activate();
+		const id = stored().webhookId;
+		expect(await listWebhooks(sandbox)).toEqual([expect.objectContaining({ id })]);
+		await process.activate(); // n8n restarted: checkExists finds it usable
+		expect(await listWebhooks(sandbox)).toEqual([expect.objectContaining({ id })]);
+		await process.deactivate();
+		expect(await listWebhooks(sandbox)).toEqual([]);
+		expect(stored()).toEqual({});
 	});
 
-	it('a restart of n8n after that: checkExists finds the webhook set back in static data not usable and registers anew; deliveries verify', async () => {
-		await reactivateDuringDelivery();
-		await process.activate(); // n8n restarted: checkExists with the set-back static data
-		const third = Number(stored().webhookId);
-		expect(await listWebhooks(sandbox)).toEqual([expect.objectContaining({ id: third })]);
-		const [scanId] = sandbox.control.seedScans({ count: 1 });
-		expect((await sandbox.control.deliver(third, 'scan.completed', scanId)).status).toBe(200);
-		await receiver.waitFor(2);
-		expect(executions()).toHaveLength(2);
+	it('upgrading from a version that kept a second webhook (its URL with ?ds_seal=): activation deletes both and registers one', async () => {
+		await process.activate();
+		const url = String(stored().webhookUrl);
+		const res = await fetch(`${sandbox.baseUrl}/webhooks`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${DEFAULT_API_KEY}` },
+			body: JSON.stringify({
+				name: 'n8n: old (signing key)',
+				url: `${url}?ds_seal=abc`,
+				events: ['scan.failed'],
+			}),
+		});
+		expect(res.status).toBe(201);
+		await database.write({
+			[NODE]: { ...stored(), webhookKeyAtService: true, recentDeliveries: { a: 1 } },
+		});
+		await process.activate();
+		const hooks = await listWebhooks(sandbox);
+		expect(hooks).toHaveLength(1);
+		expect(String(hooks[0].url)).toBe(url);
+		expect(Object.keys(stored()).sort()).toEqual([
+			'webhookEvents',
+			'webhookId',
+			'webhookSecret',
+			'webhookUrl',
+		]);
 	});
 });
 
-describe('a service that drops the query of a webhook URL (the spec does not show the record)', () => {
-	it("activation keeps the secret in static data only, says so in n8n's log, and leaves no carrier at the service", async () => {
-		sandbox.control.setOptions({ webhookUrlQuery: 'dropped' });
+describe('a changed WEBHOOK_URL', () => {
+	it('registers one webhook at the new address; the old one is left alone and logged, its deliveries get 401 until the service deactivates it; each event runs once', async () => {
+		await process.activate();
+		const old = stored().webhookId as number;
+		const moved = `${receiver.baseUrl}/moved`;
+		process = new WebhookProcess(database, (staticData) =>
+			makeHarness(sandbox, moved, { events: ALL_EVENTS } as never, staticData),
+		);
 		const warn = jest.fn();
 		const logger = jest
 			.spyOn(HookContext.prototype, 'logger', 'get')
@@ -129,70 +167,44 @@ describe('a service that drops the query of a webhook URL (the spec does not sho
 		} finally {
 			logger.mockRestore();
 		}
-		expect(warn).toHaveBeenCalledWith(
-			expect.stringMatching(
-				/did not keep the query of its URL.*repeated deliveries are therefore not recorded/,
-			),
+		const current = stored().webhookId as number;
+		expect(current).not.toBe(old);
+		expect(String(stored().webhookUrl)).toContain('/moved/');
+		expect(warn).toHaveBeenCalledWith(expect.stringContaining(`webhook ${old}`));
+		expect((await listWebhooks(sandbox)).map((hook) => hook.id).sort()).toEqual(
+			[old, current].sort(),
 		);
-		expect(stored().webhookKeyAtService).toBe(false);
-		expect(await listWebhooks(sandbox, true)).toHaveLength(1);
-	});
 
-	it('deliveries write nothing back, so re-activation during one costs nothing; a repeat runs again with the same deliveryKey (at least once)', async () => {
-		sandbox.control.setOptions({ webhookUrlQuery: 'dropped' });
-		const { second } = await reactivateDuringDelivery();
-		expect(String(stored().webhookId)).toBe(String(second));
-		const writes = database.writes;
-
+		// Every event goes to both webhooks: the old one's are refused, the new one's run.
 		const scanIds = sandbox.control.seedScans({ count: 10 });
 		for (const [i, scanId] of scanIds.entries()) {
-			expect((await sandbox.control.deliver(second, 'scan.completed', scanId)).status).toBe(200);
-			await receiver.waitFor(2 + i);
+			expect((await sandbox.control.deliver(old, 'scan.completed', scanId)).status).toBe(401);
+			expect((await sandbox.control.deliver(current, 'scan.completed', scanId)).status).toBe(200);
+			await receiver.waitFor(2 * (i + 1));
 		}
-		await sandbox.control.repeatDelivery();
-		await receiver.waitFor(12);
-		expect(database.writes).toBe(writes);
-		const keys = executions().map((result) => itemsOf(result)[0].deliveryKey);
-		expect(keys).toHaveLength(12);
-		expect(keys[11]).toBe(keys[10]);
+		expect(executions()).toHaveLength(10);
+		expect(sandbox.control.getWebhook(old)).toMatchObject({ active: false });
+		expect(sandbox.control.getWebhook(current)).toMatchObject({ active: true, failureCount: 0 });
 	});
 });
 
-describe('the key carrier', () => {
-	it('its own deliveries (scan.failed) are answered 200 and start nothing; a forged one to its URL neither', async () => {
+describe('a forged request', () => {
+	it('costs no request to the service and starts nothing, whatever its body', async () => {
 		await process.activate();
-		const carrier = (await listWebhooks(sandbox, true)).find((hook) =>
-			String(hook.url).includes('ds_seal='),
-		)!;
-		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'failed' as never });
-		const record = await sandbox.control.deliver(carrier.id as number, 'scan.failed', scanId);
-		expect(record).toMatchObject({ status: 200, success: true });
-		const forged = await fetch(String(carrier.url), { method: 'POST', body: '{}' });
-		expect(forged.status).toBe(200);
+		const url = String(stored().webhookUrl);
+		sandbox.control.clearRequests();
+		const bodies = [
+			'{}',
+			'{"event":"scan.completed","data":{"scan_id":1}}',
+			'x'.repeat(10_000),
+			'',
+		];
+		for (const body of bodies)
+			for (const signature of [undefined, `sha256=${'0'.repeat(64)}`, 'sha256=zz'])
+				expect(
+					(await postRaw(url, body, signature ? { 'X-Service-Signature': signature } : {})).status,
+				).toBe(401);
+		expect(sandbox.control.requests()).toEqual([]);
 		expect(executions()).toHaveLength(0);
-	});
-
-	it('a seal made with another API key (the key rotated since) does not open: only the stored secret verifies', async () => {
-		const rotated = 'dsk_rotated_key_of_the_same_account_0001';
-		sandbox.control.reset({ extraApiKeys: [rotated] });
-		await process.activate();
-		const id = stored().webhookId as number;
-		process = new WebhookProcess(database, (staticData) =>
-			TriggerHarness.create({
-				parameters: { events: ALL_EVENTS },
-				env: { baseUrl: sandbox.baseUrl, apiKey: rotated },
-				webhookBaseUrl: receiver.baseUrl,
-				staticData,
-			}),
-		);
-		const [a, b] = sandbox.control.seedScans({ count: 2 });
-		expect((await sandbox.control.deliver(id, 'scan.completed', a)).status).toBe(200);
-		await receiver.waitFor(1);
-		expect(executions()).toHaveLength(1);
-
-		await database.write({ [NODE]: { ...stored(), webhookSecret: 'whsec_set_back' } });
-		expect((await sandbox.control.deliver(id, 'scan.completed', b)).status).toBe(401);
-		await receiver.waitFor(2);
-		expect(executions()).toHaveLength(1);
 	});
 });

@@ -1,14 +1,13 @@
 /**
- * A delivery sent twice (issue 25, section 4). The sandbox plays a service that redelivers
- * (the same bytes, or signed again with a new timestamp); n8n's webhook processes are played
- * by `WebhookProcess` (each request reads the workflow's static data when it arrives and
- * writes it back after the node answered), so what holds across requests and processes is
- * tested, not the harness's shared memory.
+ * A delivery sent more than once (issue 38 §2): at least once. The sandbox plays a service that
+ * redelivers (the same bytes, or signed again with a new timestamp); n8n's webhook processes are
+ * played by `WebhookProcess` (each request reads the workflow's static data when it arrives and
+ * writes it back if it changed), so what holds across requests and processes is tested.
  *
- * Guaranteed: a repeat that arrives after the first delivery was handled starts no execution
- * and is answered 200, in any process, after a restart, and after the replay tolerance. Not
- * guaranteed, and tested as such: a repeat while the first is still being handled, and a key
- * another delivery's write back dropped; there every item carries the same `deliveryKey`.
+ * Every verified delivery inside the replay tolerance runs, once per arrival, in any process;
+ * each copy of one result carries the same `deliveryKey`, a new result a new one, and no delivery
+ * writes static data, on any path. Remove Duplicates on the key (test/examples) makes the effect
+ * happen once.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -78,123 +77,81 @@ const sentKey = (index: number) => {
 	const scanId = (body.data as IDataObject).scan_id;
 	return keyOf(body, Number(scanId) > 0 ? String(scanId) : undefined);
 };
-const recorded = () =>
-	(database.read()['node:Document Scanning Trigger'] as IDataObject)
-		.recentDeliveries as IDataObject;
+const keys = () => executions().map((r) => String(itemsOf(r)[0].deliveryKey));
 
-describe('a delivery sent twice starts one execution', () => {
-	it('the same bytes and headers again: 200 {"received":true,"duplicate":true}, no execution, no failure counted', async () => {
+describe('a delivery sent again runs again, with the same deliveryKey', () => {
+	it('the same bytes and headers again: 200 {"received":true}, an execution with the same key, no failure counted', async () => {
 		await activate();
 		const scanId = await uploadScan(sandbox, 'invoice.pdf');
 		const [first] = await sandbox.control.waitForDeliveries(1);
-		await result(1); // handled and written back: the receiver records a request after that
+		await result(1);
 		const [again] = await sandbox.control.repeatDelivery();
 		await receiver.waitFor(2);
 
 		expect(again.body).toBe(first.body);
 		expect(again).toMatchObject({ status: 200, success: true, attempt: 2 });
-		expect(receiver.results[1]).toEqual({
-			status: 200,
-			body: { received: true, duplicate: true },
-			workflowData: undefined,
-		});
-		expect(executions()).toHaveLength(1);
-		expect(itemsOf(executions()[0])[0].deliveryKey).toBe(sentKey(0));
+		expect(receiver.results.map((r) => r.body)).toEqual([{ received: true }, { received: true }]);
+		expect(keys()).toEqual([sentKey(0), sentKey(0)]);
 		expect(sentKey(0)).toMatch(new RegExp(`^scan\\.completed:${scanId}:[0-9a-f]{16}$`));
 		expect(sandbox.control.getWebhook(webhookId)?.failureCount).toBe(0);
-		expect(Object.keys(recorded())).toEqual([sentKey(0)]);
 	});
 
-	it('signed again with a new timestamp (the other way a service may resend): the same delivery', async () => {
+	it('signed again with a new timestamp, to another webhook process, after a restart: the same key each time', async () => {
 		await activate();
 		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'failed' });
 		const first = await sandbox.control.deliver(webhookId, 'scan.failed', scanId);
 		await result(1);
 		sandbox.control.advanceClock(30_000);
+		route = 1;
 		const [again] = await sandbox.control.repeatDelivery({ restamp: true });
-		await receiver.waitFor(2);
+		await result(2);
+		restart();
+		await sandbox.control.repeatDelivery({ index: 0 });
+		await receiver.waitFor(3);
 
 		expect(JSON.parse(again.body).timestamp).not.toBe(JSON.parse(first.body).timestamp);
-		expect(again.status).toBe(200);
-		expect(receiver.results[1].body).toEqual({ received: true, duplicate: true });
-		expect(executions()).toHaveLength(1);
+		expect(keys()).toEqual([sentKey(0), sentKey(0), sentKey(0)]);
+		expect(sentKey(0)).toMatch(new RegExp(`^scan\\.failed:${scanId}:`));
 	});
 
-	it('to another webhook process, and after n8n restarted: the record is in the database, not in a process', async () => {
+	it('copies at the same moment in two processes both run, with the same key', async () => {
 		await activate();
 		const [scanId] = sandbox.control.seedScans({ count: 1 });
 		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
-		await result(1);
 		route = 1;
-		await sandbox.control.repeatDelivery({ index: 0 });
-		await result(2);
-		restart();
-		await sandbox.control.repeatDelivery({ index: 0, restamp: true });
-		await result(3);
-
-		expect(receiver.results.map((r) => r.body)).toEqual([
-			{ received: true },
-			{ received: true, duplicate: true },
-			{ received: true, duplicate: true },
-		]);
-		expect(executions()).toHaveLength(1);
+		await sandbox.control.repeatDelivery({ copies: 2 });
+		await receiver.waitFor(3);
+		expect(keys()).toEqual([sentKey(0), sentKey(0), sentKey(0)]);
 	});
 
-	it('the same bytes after the replay tolerance: still known, so 200 duplicate and no execution (a new delivery that old is late)', async () => {
-		// Process 0 accepts 4 minutes (default 300 s); process 1 only 60 s, so the same bytes are
-		// outside its tolerance when they arrive there.
-		database = new StaticDataDatabase();
-		const harnessFor = (replayTolerance: number) => (staticData: IDataObject) =>
-			makeHarness(
-				sandbox,
-				receiver.baseUrl,
-				{ events: ALL_EVENTS, options: { replayTolerance } } as never,
-				staticData,
-			);
-		processes = [
-			new WebhookProcess(database, harnessFor(300)),
-			new WebhookProcess(database, harnessFor(60)),
-		];
-		await processes[0].activate();
-		const stored = database.read()['node:Document Scanning Trigger'] as IDataObject;
-		url = String(stored.webhookUrl);
-		const send = (scanId: number) => {
-			const raw = JSON.stringify({
-				event: 'scan.completed',
-				timestamp: isoWithOffset(Date.now() - 4 * 60_000),
-				data: { scan_id: scanId, status: 'completed' },
-			});
-			return { raw, signature: signatureHeader(String(stored.webhookSecret), raw) };
-		};
-		const one = send(41);
-		const post = (delivery: { raw: string; signature: string }) =>
-			postRaw(url, delivery.raw, {
-				'X-Service-Event': 'scan.completed',
-				'X-Service-Signature': delivery.signature,
-			});
-
-		expect((await post(one)).body).toEqual({ received: true });
-		await result(1);
-		route = 1;
-		expect(await post(one)).toEqual({ status: 200, body: { received: true, duplicate: true } });
-		expect((await post(send(42))).body).toEqual({ received: true, late: true });
-		expect(executions()).toHaveLength(1);
+	it('outside the replay tolerance: 200 {late}, no execution, whatever ran before', async () => {
+		await activate({ replayTolerance: 60 });
+		const raw = JSON.stringify({
+			event: 'scan.completed',
+			timestamp: isoWithOffset(Date.now() - 4 * 60_000),
+			data: { scan_id: 41, status: 'completed' },
+		});
+		const posted = await postRaw(url, raw, {
+			'X-Service-Event': 'scan.completed',
+			'X-Service-Signature': signatureHeader(secret, raw),
+		});
+		expect(posted).toEqual({ status: 200, body: { received: true, late: true } });
+		expect(executions()).toHaveLength(0);
 	});
 
-	it('Split Into Table Rows: every row carries the delivery key, and a repeat starts none', async () => {
+	it('Split Into Table Rows: every row carries the delivery key, in each run', async () => {
 		await activate({ splitIntoRows: true });
 		const [scanId] = sandbox.control.seedScans({ count: 1, template_id: 2 });
 		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
 		await result(1);
 		await sandbox.control.repeatDelivery();
 		await receiver.waitFor(2);
-		const rows = itemsOf(executions()[0]);
-		expect(rows.length).toBeGreaterThan(1);
+		const rows = executions().flatMap((r) => itemsOf(r));
+		expect(rows.length).toBeGreaterThan(2);
 		expect(new Set(rows.map((row) => row.deliveryKey))).toEqual(new Set([sentKey(0)]));
-		expect(executions()).toHaveLength(1);
 	});
 
-	it('the same scan under both events: different deliveries, each runs; sample deliveries (scan_id 0) are one result, whatever their timestamp', async () => {
+	it('the same scan under both events: different keys; sample deliveries (scan_id 0) are one result, whatever their timestamp', async () => {
 		await activate();
 		const [scanId] = sandbox.control.seedScans({ count: 1 });
 		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
@@ -205,122 +162,87 @@ describe('a delivery sent twice starts one execution', () => {
 		await sandbox.control.deliver(webhookId, 'scan.completed');
 		await receiver.waitFor(4);
 
-		const keys = executions().map((r) => String(itemsOf(r)[0].deliveryKey));
-		expect(keys).toEqual([sentKey(0), sentKey(1), sentKey(2)]);
-		expect(keys[0]).toMatch(new RegExp(`^scan\\.completed:${scanId}:`));
-		expect(keys[1]).toMatch(new RegExp(`^scan\\.failed:${scanId}:`));
-		// A sample has no usable scan ID: its key is the digest of the body without its timestamp.
-		expect(keys[2]).toMatch(/^sha256:[0-9a-f]{16}$/);
-		expect(sentKey(3)).toBe(keys[2]);
-		expect(receiver.results[3].body).toEqual({ received: true, duplicate: true });
+		expect(keys()).toEqual([sentKey(0), sentKey(1), sentKey(2), sentKey(2)]);
+		expect(keys()[1]).toMatch(new RegExp(`^scan\\.failed:${scanId}:`));
+		expect(keys()[2]).toMatch(/^sha256:[0-9a-f]{16}$/);
+		expect(sentKey(3)).toBe(keys()[2]);
 	});
 
-	it('a scan processed again with a new result (validation_failed, then completed) runs again; the same result resent does not', async () => {
+	it("a result that changes and changes back (failed, completed, failed): each runs, the third with the first one's key; the signed timestamps order them", async () => {
 		await activate();
-		const [scanId] = sandbox.control.seedScans({ count: 1, status: 'validation_failed' as never });
-		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
-		await result(1);
-		sandbox.control.reprocessScan(scanId, 'completed');
-		await result(2);
-		await sandbox.control.repeatDelivery({ restamp: true });
+		const failed = { scan_id: 7, status: 'failed', error_message: 'unreadable' };
+		const completed = { scan_id: 7, status: 'completed', confidence: 90, extracted_data: {} };
+		const sent = [
+			['scan.failed', failed],
+			['scan.completed', completed],
+			['scan.failed', failed],
+		] as const;
+		for (const [i, [event, data]] of sent.entries()) {
+			const raw = JSON.stringify({ event, timestamp: isoWithOffset(Date.now() + i * 1_000), data });
+			await postRaw(url, raw, { 'X-Service-Signature': signatureHeader(secret, raw) });
+		}
 		await receiver.waitFor(3);
-		expect(executions().map((r) => itemsOf(r)[0].deliveryKey)).toEqual([sentKey(0), sentKey(1)]);
-		expect(sentKey(0)).not.toBe(sentKey(1));
 		expect(executions().map((r) => (itemsOf(r)[0].data as IDataObject).status)).toEqual([
-			'validation_failed',
+			'failed',
 			'completed',
+			'failed',
 		]);
-		expect(receiver.results[2].body).toEqual({ received: true, duplicate: true });
+		expect(keys()[2]).toBe(keys()[0]);
+		expect(keys()[1]).not.toBe(keys()[0]);
+		const stamps = executions().map((r) => Date.parse(String(itemsOf(r)[0].timestamp)));
+		expect(stamps[0] < stamps[1] && stamps[1] < stamps[2]).toBe(true);
 	});
 
-	it('a scan_id sent as a string is the same scan: a resend that writes it so is a repeat; the scan named as data.id too', async () => {
+	it('a scan_id sent as a string is the same scan; a scan.failed body naming the scan as data.id is keyed by it', async () => {
 		await activate();
-		const post = (scanId: number | string) => {
-			const raw = JSON.stringify({
-				event: 'scan.completed',
-				timestamp: isoWithOffset(Date.now()),
-				data: { scan_id: scanId },
-			});
+		const post = (data: IDataObject, event = 'scan.completed', at = Date.now()) => {
+			const raw = JSON.stringify({ event, timestamp: isoWithOffset(at), data });
 			return postRaw(url, raw, { 'X-Service-Signature': signatureHeader(secret, raw) });
 		};
-		expect((await post(9)).body).toEqual({ received: true });
-		await result(1);
-		expect((await post('9')).body).toEqual({ received: true, duplicate: true });
-		expect((await post(10)).body).toEqual({ received: true });
-		expect(executions()).toHaveLength(2);
-		// A scan.failed body that names the scan as data.id: keyed by it, resent anew it is a repeat.
-		const failed = (at: number) => {
-			const raw = JSON.stringify({
-				event: 'scan.failed',
-				timestamp: isoWithOffset(at),
-				data: { id: 11, status: 'failed', error_message: 'unreadable' },
-			});
-			return postRaw(url, raw, { 'X-Service-Signature': signatureHeader(secret, raw) });
-		};
-		expect((await failed(Date.now())).body).toEqual({ received: true });
-		await result(4);
-		expect((await failed(Date.now() + 5_000)).body).toEqual({ received: true, duplicate: true });
-		expect(String(itemsOf(executions()[2])[0].deliveryKey)).toMatch(
-			/^scan\.failed:11:[0-9a-f]{16}$/,
-		);
-	});
-
-	it('writes the static data only for a delivery that starts an execution: refusals, ignored events and repeats write nothing', async () => {
-		await activate({}, ['scan.completed']);
-		const before = database.writes;
-		const [scanId] = sandbox.control.seedScans({ count: 1 });
-		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
-		await result(1);
-		expect(database.writes).toBe(before + 1);
-
-		await sandbox.control.repeatDelivery();
-		await sandbox.control.deliver(webhookId, 'scan.failed', scanId);
-		await sandbox.control.repeatDelivery();
-		const forged = await postRaw(url, '{}', {
-			'X-Service-Signature': `sha256=${'0'.repeat(64)}`,
-		});
+		await post({ scan_id: 9 });
+		await post({ scan_id: '9' });
+		await post({ scan_id: 10 });
+		const failed = { id: 11, status: 'failed', error_message: 'unreadable' };
+		await post(failed, 'scan.failed');
+		await post(failed, 'scan.failed', Date.now() + 5_000);
 		await receiver.waitFor(5);
-		expect(forged.status).toBe(401);
-		expect(receiver.results[3].body).toMatchObject({ ignored: expect.any(String) });
-		expect(database.writes).toBe(before + 1);
-		expect(executions()).toHaveLength(1);
-		const record = JSON.stringify(recorded());
-		expect(record).not.toContain(secret);
-		expect(record).not.toContain('sha256=');
+		expect(keys()[1]).toBe(keys()[0]);
+		expect(keys()[2]).not.toBe(keys()[0]);
+		expect(keys()[3]).toMatch(/^scan\.failed:11:[0-9a-f]{16}$/);
+		expect(keys()[4]).toBe(keys()[3]);
 	});
 });
 
-describe('what the node cannot guarantee (n8n shares static data without locking)', () => {
-	it('a repeat while the first is still being handled (both read the record before either wrote): both run, with the same deliveryKey', async () => {
-		await activate();
+describe('a delivery writes no static data, on any path', () => {
+	it('accepted, repeated, ignored, late, forged, unparsable, failed full-scan read: no write, and the copy a request read is unchanged', async () => {
+		await activate({ includeFullScan: true, replayTolerance: 60 }, ['scan.completed']);
+		const before = database.writes;
+		const stored = JSON.stringify(database.read());
 		const [scanId] = sandbox.control.seedScans({ count: 1 });
-		const release = database.holdWrites();
-		await sandbox.control.deliver(webhookId, 'scan.completed', scanId);
-		route = 1;
-		await sandbox.control.repeatDelivery();
-		release();
-		await receiver.waitFor(2);
+		sandbox.control.addFault({
+			method: 'GET',
+			path: '^/scans/\\d+$',
+			kind: 'status',
+			status: 503,
+			times: 1,
+		});
+		await sandbox.control.deliver(webhookId, 'scan.completed', scanId); // its read fails
+		await sandbox.control.repeatDelivery(); // runs again
+		await sandbox.control.deliver(webhookId, 'scan.failed', scanId); // ignored
+		const late = JSON.stringify({
+			event: 'scan.completed',
+			timestamp: '2020-01-01T00:00:00Z',
+			data: { scan_id: 1 },
+		});
+		await postRaw(url, late, { 'X-Service-Signature': signatureHeader(secret, late) });
+		await postRaw(url, '{}', { 'X-Service-Signature': `sha256=${'0'.repeat(64)}` });
+		await postRaw(url, 'not json', { 'X-Service-Signature': signatureHeader(secret, 'not json') });
+		await receiver.waitFor(6);
 
-		const keys = executions().map((r) => itemsOf(r)[0].deliveryKey);
-		expect(keys).toEqual([sentKey(0), sentKey(0)]);
-	});
-
-	it('two deliveries handled at the same moment: the later write drops the other key, so its repeat runs again, with the same deliveryKey', async () => {
-		await activate();
-		const [a, b] = sandbox.control.seedScans({ count: 2 });
-		const release = database.holdWrites();
-		await sandbox.control.deliver(webhookId, 'scan.completed', a);
-		await sandbox.control.deliver(webhookId, 'scan.completed', b);
-		release();
-		await receiver.waitFor(2);
-		expect(Object.keys(recorded())).toEqual([sentKey(1)]);
-
-		await sandbox.control.repeatDelivery({ index: 1 });
-		await sandbox.control.repeatDelivery({ index: 0 });
-		await receiver.waitFor(4);
-		expect(receiver.results[2].body).toEqual({ received: true, duplicate: true });
-		const keys = executions().map((r) => itemsOf(r)[0].deliveryKey);
-		expect(keys).toEqual([sentKey(0), sentKey(1), sentKey(0)]);
-		expect([a, b].map(String)).toEqual([sentKey(0), sentKey(1)].map((key) => key.split(':')[1]));
+		expect(receiver.results.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 400]);
+		expect(itemsOf(executions()[0])[0].fetchError).toEqual(expect.stringContaining('503'));
+		expect(executions()).toHaveLength(2);
+		expect(database.writes).toBe(before);
+		expect(JSON.stringify(database.read())).toBe(stored);
 	});
 });

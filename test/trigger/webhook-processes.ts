@@ -1,5 +1,5 @@
 /**
- * n8n's webhook processes as they treat a workflow's static data, for the repeat tests.
+ * n8n's webhook processes as they treat a workflow's static data, for the trigger's tests.
  *
  * In n8n 1.123 and 2.40 (`LiveWebhooks.executeWebhook`, packages/cli/src/webhooks/) every
  * production webhook request loads the workflow, its static data included, from the database
@@ -52,6 +52,9 @@ export class StaticDataDatabase {
 
 /** One webhook process: each request gets its own copy of the static data, as in n8n. */
 export class WebhookProcess {
+	/** How many deliveries changed the static data (and so wrote it back). */
+	deliveryWrites = 0;
+
 	constructor(
 		private readonly database: StaticDataDatabase,
 		private readonly harnessFor: (staticData: IDataObject) => Promise<TriggerHarness>,
@@ -63,7 +66,10 @@ export class WebhookProcess {
 	): Promise<WebhookCallResult> {
 		const harness = await this.harnessFor(this.database.read());
 		const result = await harness.deliver(request, response);
-		if (harness.staticData.__dataChanged === true) await this.database.write(harness.staticData);
+		if (harness.staticData.__dataChanged === true) {
+			this.deliveryWrites += 1;
+			await this.database.write(harness.staticData);
+		}
 		return result;
 	}
 
