@@ -21,13 +21,12 @@ const GROUPS = {
 		engine: ['<rootDir>/test/trigger/*.test.ts'],
 	},
 	repeats: {
-		mutate: [
-			'nodes/DocumentScanningTrigger/deliveryKey.ts',
-			'nodes/shared/reviewedData.ts',
-		],
-		unit: ['trigger/delivery-key-units', 'node/reviewed-data.property', 'node/reviewed-data.units'].map(
-			(name) => `<rootDir>/test/${name}.test.ts`,
-		),
+		mutate: ['nodes/DocumentScanningTrigger/deliveryKey.ts', 'nodes/shared/reviewedData.ts'],
+		unit: [
+			'trigger/delivery-key-units',
+			'node/reviewed-data.property',
+			'node/reviewed-data.units',
+		].map((name) => `<rootDir>/test/${name}.test.ts`),
 		engine: [
 			'<rootDir>/test/trigger/repeats*.test.ts',
 			'<rootDir>/test/node/reviewed-data*.test.ts',

@@ -258,7 +258,8 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	try {
-		for (const webhook of await webhooksOfNode(this)) await deleteRemote(this, webhook.id as string | number);
+		for (const webhook of await webhooksOfNode(this))
+			await deleteRemote(this, webhook.id as string | number);
 	} catch (error) {
 		this.logger.warn('Document Scanning Trigger: could not delete the webhook at the service', {
 			webhookId: String((staticData as StoredWebhook).webhookId),

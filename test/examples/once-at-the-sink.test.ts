@@ -28,7 +28,6 @@ const example = (file: string) =>
 const TRIGGER = 'n8n-nodes-document-scanning.documentScanningTrigger';
 /** An n8n expression `={{ … }}` of plain JavaScript over `$json`, evaluated for one item. */
 const evaluate = (expression: string, json: IDataObject): unknown =>
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval
 	new Function('$json', `return (${expression.replace(/^=\{\{([\s\S]*)\}\}$/, '$1')});`)(json);
 
 let sandbox: Sandbox;
