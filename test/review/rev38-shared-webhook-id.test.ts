@@ -7,9 +7,12 @@
  * same production URL (`<WEBHOOK_URL>/webhook/<webhookId>/webhook`). Activating the second one
  * fails in n8n 1.123 at `storeWebhook` (WebhookPathTakenError); `ActiveWorkflowManager.addWebhooks`
  * then calls `clearWebhooks(secondWorkflowId)`, which runs the node's `delete` for the second
- * workflow (packages/cli/src/active-workflow-manager.ts; the same in 2.40's `add()`, used at
- * startup). The second workflow never registered anything, yet its `delete` removes the first
- * workflow's live webhook: the first stays active in n8n and receives nothing more, silently.
+ * workflow (packages/cli/src/active-workflow-manager.ts; the same in 2.40 when its publication
+ * service is off; 2.40's default `WebhookTriggerRegistrar.register` skips the cleanup when
+ * `storeWebhook` failed). The editor's import keeps a `webhookId` for every node type but the
+ * Form Trigger (UPDATE_WEBHOOK_ID_NODE_TYPES). The second workflow never registered anything, yet
+ * its `delete` removes the first workflow's live webhook: the first stays active in n8n and
+ * receives nothing more, silently.
  */
 import type { IDataObject } from 'n8n-workflow';
 
