@@ -63,11 +63,11 @@ function sameUrl(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The active flag of a webhook record: `is_active` or `active` (a boolean, 0 / 1, or their
- * text), or a `status` string. A record without any flag counts as active.
+ * The active flag of a webhook record: `is_active`, `active`, `enabled` or `is_enabled` (a
+ * boolean, 0 / 1, or their text), or a `status` string. A record without any flag is active.
  */
 export function isRecordActive(record: IDataObject): boolean {
-	for (const key of ['is_active', 'active'] as const) {
+	for (const key of ['is_active', 'active', 'enabled', 'is_enabled'] as const) {
 		const value = String(record[key]).trim().toLowerCase();
 		if (/^(true|false|0|1)$/.test(value)) return value === 'true' || value === '1';
 	}
@@ -95,12 +95,16 @@ function webhookName(ctx: IHookFunctions): string {
 	return name.length > MAX_NAME_LENGTH ? `${name.slice(0, MAX_NAME_LENGTH - 1)}…` : name;
 }
 
-/** DELETE /webhooks/{id}; returns once it is deleted or already gone (404). Other failures throw. */
+/**
+ * DELETE /webhooks/{id}, retried on a 5xx or a lost answer (deleting twice is harmless); returns
+ * once it is deleted or already gone (404). Other failures throw.
+ */
 export async function deleteRemote(ctx: IHookFunctions, id: string | number): Promise<void> {
 	await apiRequestFull.call(ctx, {
 		method: 'DELETE',
 		path: `/webhooks/${encodeURIComponent(String(id))}`,
 		passStatuses: [404],
+		retry: true,
 	});
 }
 
@@ -251,18 +255,22 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 }
 
 /**
- * Deletes every webhook of this node at the service (404: already gone). On success static data
- * is cleared and true returned. Any other failure is logged and answered with false (n8n's
- * convention); static data is then kept so the next `checkExists` can clean up.
+ * Deletes the webhooks of this node's URL when the one it stored is among them (404: already
+ * gone). Without a stored one nothing is deleted: another workflow's trigger may share the URL
+ * (a `webhookId` imported twice, whose activation n8n undoes with this call), and a leftover is
+ * cleaned by the next `checkExists`. On success static data is cleared and true returned. Any
+ * other failure is logged and answered with false (n8n's convention); static data is then kept.
  */
 export async function deleteWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
+	const storedId = String((staticData as StoredWebhook).webhookId);
 	try {
-		for (const webhook of await webhooksOfNode(this))
-			await deleteRemote(this, webhook.id as string | number);
+		const ours = staticData.webhookId === undefined ? [] : await webhooksOfNode(this);
+		if (ours.some((webhook) => String(webhook.id) === storedId))
+			for (const webhook of ours) await deleteRemote(this, webhook.id as string | number);
 	} catch (error) {
 		this.logger.warn('Document Scanning Trigger: could not delete the webhook at the service', {
-			webhookId: String((staticData as StoredWebhook).webhookId),
+			webhookId: storedId,
 			error: error instanceof Error ? error.message : String(error),
 		});
 		return false;

@@ -25,8 +25,18 @@ export const triggerEventsProperty: INodeProperties = {
 	description: 'The events that start the workflow',
 };
 
-/** An event list as a parameter or a record holds it: an array or a comma-separated string; trimmed, without blanks or repeats, in order. */
+/**
+ * An event list as a parameter or a record holds it: an array, a JSON array as text, or a
+ * comma-separated string; trimmed, without blanks or repeats, in order.
+ */
 export function eventList(raw: unknown): string[] {
+	if (typeof raw === 'string' && raw.trim().startsWith('[')) {
+		try {
+			return eventList(JSON.parse(raw));
+		} catch {
+			// not JSON: read as a comma-separated string
+		}
+	}
 	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
 	return [...new Set(list.map((entry) => String(entry).trim()).filter(Boolean))];
 }

@@ -28,7 +28,10 @@ export interface ListPage {
 	links?: IDataObject;
 }
 
-/** A collection comes as a bare array or as `{ data: [...] }`, possibly with `meta` / `links`. */
+/**
+ * A collection comes as a bare array or as `{ data: [...] }`, possibly with `meta` / `links`, or
+ * as an object whose one array is the list.
+ */
 export function unwrapList(body: unknown): ListPage {
 	if (Array.isArray(body)) return { items: body as IDataObject[] };
 	if (typeof body === 'string' && body.trim() !== '') {
@@ -49,6 +52,9 @@ export function unwrapList(body: unknown): ListPage {
 		}
 		// `{ data: { data: [...] } }` or `{ data: [...], ... }` nested once more.
 		if (isPlainObject(inner)) return unwrapList(inner);
+		// Another name for the list (`{ "webhooks": [...] }`): the one array in the object.
+		const arrays = Object.values(body).filter(Array.isArray);
+		if (arrays.length === 1) return { items: arrays[0] as IDataObject[] };
 	}
 	return { items: [] };
 }
