@@ -77,15 +77,12 @@ export async function checkReviewExample(ctx) {
 	const stamp = Date.now().toString(36);
 
 	/** A sample invoice's PDF, made unique (a repeat is refused per template), uploaded as `filename`. */
-	const upload = async (sample, filename) => {
-		const pdf = Buffer.concat([invoicePdf(sample.lines), Buffer.from(`% ${stamp} ${filename}\n`)]);
-		const form = new FormData();
-		form.append('template_id', TEMPLATE);
-		form.append('file', new Blob([pdf], { type: 'application/pdf' }), filename);
-		const { status, body } = await sandbox.api('/scans', { method: 'POST', body: form });
-		if (status !== 201) throw new Error(`upload ${filename}: HTTP ${status}`);
-		return unwrap(body).id;
-	};
+	const upload = (sample, filename) =>
+		sandbox.uploadPdf(
+			filename,
+			TEMPLATE,
+			Buffer.concat([invoicePdf(sample.lines), Buffer.from(`% ${stamp} ${filename}\n`)]),
+		);
 	const [acme, globex, initech] = SAMPLE_INVOICES;
 	const uploadThree = async (tag) => ({
 		passes: await upload(acme, `${tag}-${acme.file}`),
