@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { readCredentials } from '../api/auth';
 import { SandboxControl } from './control';
 import { activityRoutes } from './activity';
+import { bookingRoutes } from './bookings';
 import { listingRoutes } from './listing';
 import {
 	ApiResponse,
@@ -48,9 +49,11 @@ function found<T>(value: T | undefined, what: string): ApiResponse {
 }
 
 function buildRoutes(control: SandboxControl) {
+	const bookings = bookingRoutes();
 	return [
 		route<ControlHandler>('POST', '/reset', (body) => {
 			control.reset(body as Partial<SandboxOptions>);
+			bookings.clear();
 			return ok({ reset: true, options: control.options() });
 		}),
 		route<ControlHandler>('GET', '/options', () => ok(control.options())),
@@ -169,6 +172,7 @@ function buildRoutes(control: SandboxControl) {
 		}),
 		...listingRoutes(control),
 		...activityRoutes(control),
+		...bookings.routes,
 	];
 }
 

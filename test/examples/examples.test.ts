@@ -98,6 +98,26 @@ test.each(examples.map((e) => [e.file, e.workflow] as const))(
 	},
 );
 
+test('scans-to-erp-with-review: threshold and ERP URL set in one place, repeats dropped on deliveryKey, the form address in the node a user swaps', () => {
+	const { nodes } = examples.find((e) => e.file === 'scans-to-erp-with-review.json')!.workflow;
+	const byName = (name: string) => nodes.find((n) => n.name === name)!;
+	const text = (node: INode) => JSON.stringify(node.parameters);
+	expect(nodes.flatMap((n) => Object.keys(n.credentials ?? {}))).toEqual(['documentScanningApi']);
+	expect(byName('Drop repeated deliveries')).toMatchObject({
+		type: 'n8n-nodes-base.removeDuplicates',
+		typeVersion: 2,
+		parameters: { operation: 'removeItemsSeenInPreviousExecutions', dedupeValue: expect.stringMatching(/^=\{\{ \$json\.deliveryKey /) },
+	});
+	const settings = byName('Settings').parameters as { assignments: { assignments: Array<{ name: string }> } };
+	expect(settings.assignments.assignments.map((a) => a.name)).toEqual(['threshold', 'erpUrl']);
+	const naming = (pattern: RegExp) => nodes.filter((n) => pattern.test(text(n))).map((n) => n.name);
+	expect(naming(/localhost:8787/)).toEqual(['Settings']);
+	expect(naming(/\$json\.threshold/)).toEqual(['Book without review?', 'What the reviewer sees']);
+	expect(text(byName('Book in the ERP (replace me)'))).toContain("$('Settings').first().json.erpUrl");
+	expect(text(byName('Tell the reviewer where the form is (replace me)'))).toContain('$execution.resumeFormUrl');
+	expect(byName('Wait for the review')).toMatchObject({ typeVersion: 1.1, parameters: { resume: 'form' } });
+});
+
 describe('the examples run against the sandbox', () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {

@@ -46,6 +46,24 @@ describe('HTTP control surface (/__sandbox)', () => {
 		expect((await control('GET', '/options')).body.errorsShape).toBe('map');
 	});
 
+	it('records what the ERP stand-in is sent (/bookings), oldest first, until DELETE or reset', async () => {
+		expect((await control('POST', '/bookings', { scan_id: 1, total: 2 })).body).toEqual({
+			booked: 1,
+		});
+		await control('POST', '/bookings', { scan_id: 2 });
+		const listed = (await control('GET', '/bookings')).body as unknown as Array<{
+			at: string;
+			body: unknown;
+		}>;
+		expect(listed.map((b) => b.body)).toEqual([{ scan_id: 1, total: 2 }, { scan_id: 2 }]);
+		expect(Number.isNaN(Date.parse(listed[0].at))).toBe(false);
+		await control('POST', '/reset', {});
+		expect((await control('GET', '/bookings')).body).toEqual([]);
+		await control('POST', '/bookings', { scan_id: 3 });
+		await control('DELETE', '/bookings');
+		expect((await control('GET', '/bookings')).body).toEqual([]);
+	});
+
 	it('answers 400 for invalid control input and 404 for unknown control routes', async () => {
 		expect((await control('POST', '/options', { envelope: 'xml' })).status).toBe(400);
 		expect((await control('POST', '/options', { port: 1 })).body.message).toMatch(

@@ -53,6 +53,7 @@ import { checkUploadAnswers } from './checks/upload-answers.mjs';
 import { checkCredentialTestRedirect, checkRedirects } from './checks/redirects.mjs';
 import { manualInstall } from './checks/manual-install.mjs';
 import { checkPollTrigger } from './checks/poll-trigger.mjs';
+import { checkReviewExample } from './checks/review-example.mjs';
 import { checkStatusFilter } from './checks/status-filter.mjs';
 import { checkEditor, findChromium } from './checks/editor.mjs';
 import { checkAgent } from './checks/agent.mjs';
@@ -78,6 +79,7 @@ const SERVER_CHECKS = [
 	checkCredentialTestRedirect, // n8n's credential test follows no redirect (checks/redirects.mjs)
 	checkPollTrigger,
 	checkStatusFilter,
+	checkReviewExample, // examples/scans-to-erp-with-review.json, a person in the loop (checks/review-example.mjs)
 	checkEditorIfChromium,
 	checkAgent, // AI Agent with the node as tools, scripted model (checks/agent.mjs)
 	checkAgentUploads, // a file attached in the chat, uploaded before the agent (checks/agent-upload.mjs)
@@ -219,7 +221,7 @@ async function main() {
 	t = Date.now();
 	try {
 		importWorkflow(E2E_WORKFLOW, { env });
-		const names = importExamples({ env });
+		const names = importExamples({ env, sandboxOrigin: new URL(sandbox.baseUrl).origin });
 		check(
 			'n8n import:workflow (e2e workflow + examples/*.json)',
 			true,

@@ -51,20 +51,22 @@ export class SandboxClient {
 	}
 
 	/**
-	 * Uploads a minimal PDF named `filename` (POST /scans; one credit); the new scan's id. A name
-	 * containing "fail" makes the sandbox fail the scan (docs/sandbox.md).
+	 * Uploads a minimal PDF named `filename` (POST /scans; one credit), or the bytes `pdf`; the new
+	 * scan's id. A name containing "fail" makes the sandbox fail the scan, "invalid" fail its
+	 * validation (docs/sandbox.md).
 	 * @param {string} filename
 	 * @param {string} [templateId]
+	 * @param {Buffer} [pdf]
 	 * @returns {Promise<string>}
 	 */
-	async uploadPdf(filename, templateId = '1') {
+	async uploadPdf(
+		filename,
+		templateId = '1',
+		pdf = Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`),
+	) {
 		const form = new FormData();
 		form.append('template_id', templateId);
-		form.append(
-			'file',
-			new Blob([Buffer.from(`%PDF-1.4\n% ${filename}\n%%EOF\n`)], { type: 'application/pdf' }),
-			filename,
-		);
+		form.append('file', new Blob([pdf], { type: 'application/pdf' }), filename);
 		const { status, body } = await this.api('/scans', { method: 'POST', body: form });
 		if (status !== 201) throw new Error(`upload ${filename}: HTTP ${status}`);
 		return unwrap(body).id;

@@ -143,7 +143,7 @@ async function main() {
 
 		log('importing the credential and the example workflows into n8n ...');
 		importCredential({ baseUrl: sandbox.baseUrl, env });
-		const workflows = importExamples({ env });
+		const workflows = importExamples({ env, sandboxOrigin: new URL(sandbox.baseUrl).origin });
 
 		log(`starting n8n on ${n8nUrl} ...`);
 		n8n = n8nSpawn(['start'], { env });

@@ -90,15 +90,25 @@ export function localExample(
 	return { ...workflow, nodes, id: exampleId(file), active: false };
 }
 
-/** Writes the local copies of examples/*.json (localExample) and imports them. */
-export function importExamples({ env = n8nEnv() } = {}) {
+/** Where the shipped examples expect `npm start`'s sandbox (the ERP stand-in of scans-to-erp-with-review.json). */
+const SHIPPED_SANDBOX_ORIGIN = 'http://localhost:8787';
+
+/**
+ * Writes the local copies of examples/*.json (localExample) and imports them; with
+ * `sandboxOrigin`, URLs to the shipped sandbox origin point there instead (SANDBOX_PORT, the e2e's port).
+ */
+export function importExamples({ env = n8nEnv(), sandboxOrigin = SHIPPED_SANDBOX_ORIGIN } = {}) {
 	const dir = path.join(env.N8N_USER_FOLDER, 'import', 'workflows');
 	rmSync(dir, { recursive: true, force: true });
 	mkdirSync(dir, { recursive: true });
 	const names = [];
 	for (const file of exampleFiles()) {
 		const workflow = localExample(file);
-		writeFileSync(path.join(dir, file), JSON.stringify(workflow, null, 2) + '\n');
+		const text = JSON.stringify(workflow, null, 2).replaceAll(
+			SHIPPED_SANDBOX_ORIGIN,
+			sandboxOrigin,
+		);
+		writeFileSync(path.join(dir, file), text + '\n');
 		names.push(workflow.name);
 	}
 	const r = n8nSync(['import:workflow', '--separate', `--input=${dir}`], { env });

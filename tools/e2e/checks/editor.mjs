@@ -11,7 +11,7 @@
 // - no node issue indicator on the canvas and no parameter issue in the node view, on any
 //   example; a control workflow with a missing required parameter proves the detector sees one;
 // - screenshots into a temp folder, docs/images/ with --screenshots (or $E2E_SCREENSHOTS_DIR): workflow-canvas.png,
-//   upload-operation.png, trigger.png.
+//   upload-operation.png, trigger.png, review-workflow.png.
 // Every wait is on an element or an event (Playwright's auto-waiting), never a fixed sleep.
 //
 // Usage: await checkEditor({ n8nUrl, owner, sandboxBaseUrl, apiKey, executablePath, check, log })
@@ -391,6 +391,9 @@ async function checkWorkflow(ctx, workflow, id) {
 	// The canvas as opened (icons loaded, nothing selected yet): the README's first workflow.
 	if (workflow.file === 'first-scan.json')
 		await screenshot(page, path.join(ctx.imagesDir, 'workflow-canvas.png'));
+	// The README's "A person in the loop".
+	if (workflow.file === 'scans-to-erp-with-review.json')
+		await screenshot(page, path.join(ctx.imagesDir, 'review-workflow.png'));
 
 	for (const node of ours) {
 		const ndv = await openNodeView(page, canvasNode(page, { name: node.name }));

@@ -338,6 +338,8 @@ export const EXAMPLE_CHECKS = {
 	// Needs PostgreSQL: run by the queue e2e (tools/e2e/queue/once.mjs), on both lines.
 	'deliveries-once-into-postgres.json': { phase: 'queue' },
 	'ask-about-your-scans.json': { phase: 'server', run: askAboutYourScans },
+	// Its own server check, checkReviewExample (checks/review-example.mjs), on both triggers.
+	'scans-to-erp-with-review.json': { phase: 'review' },
 };
 
 async function runPhase(ctx, phase) {
