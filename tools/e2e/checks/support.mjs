@@ -94,8 +94,8 @@ export function sandboxOf(ctx) {
 }
 
 /**
- * The sandbox's webhooks whose URL holds `part` (a trigger's path: both of its webhooks, its own
- * and its key carrier's). n8n 2.x (de)registers them after the REST call returns: checks wait on this.
+ * The sandbox's webhooks whose URL holds `part` (a trigger's path: its one webhook). n8n 2.x
+ * (de)registers it after the REST call returns: checks wait on this.
  */
 export async function webhooksAt(ctx, part) {
 	const hooks = unwrap((await sandboxOf(ctx).api('/webhooks')).body) ?? [];

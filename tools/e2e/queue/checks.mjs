@@ -34,14 +34,10 @@ export async function usedScans(ctx) {
 	return (await api(ctx, '/account')).body.used_scans;
 }
 
-/** The sandbox's webhooks that point at the webhook process (`carriers`: also the key carriers). */
-export async function hooksOnWebhookProcess(ctx, carriers = false) {
+/** The sandbox's webhooks that point at the webhook process. */
+export async function hooksOnWebhookProcess(ctx) {
 	const hooks = (await api(ctx, '/webhooks')).body ?? [];
-	return hooks.filter(
-		(h) =>
-			String(h.url).startsWith(ctx.procs.webhook.url) &&
-			(carriers || !String(h.url).includes('ds_seal=')),
-	);
+	return hooks.filter((h) => String(h.url).startsWith(ctx.procs.webhook.url));
 }
 
 export async function waitFor(what, fn, timeoutMs = 30_000) {
@@ -80,26 +76,32 @@ export async function waitUntilServed(ctx, workflowId, timeoutMs = 60_000) {
 	}
 }
 
-/** The sandbox's webhooks of the trigger at `/webhook/<path>/`: its own and its key carrier. */
-async function triggerHooks(ctx, path) {
+/** The sandbox's webhooks of the trigger at `/webhook/<path>/`. */
+export async function triggerHooks(ctx, path) {
 	const hooks = (await api(ctx, '/webhooks')).body ?? [];
 	return hooks.filter((h) => String(h.url).includes(`/webhook/${path}/`));
 }
 
 /**
- * Activates a trigger workflow; its own webhook once that and its key carrier exist (2.x registers
- * them after the call returns, and a delivery before the carrier exists is refused).
+ * Activates a trigger workflow; its webhook once n8n saved the static data naming it (2.x
+ * registers it after the call returns, and the webhook processes read the secret from there).
  */
 export async function activateTrigger(ctx, id = TRIGGER_WORKFLOW.id, path = TRIGGER_WEBHOOK_ID) {
 	await ctx.rest.activate(id);
-	const hooks = await waitFor('the trigger’s webhook and its key carrier', async () => {
-		const list = await triggerHooks(ctx, path);
-		return list.length === 2 ? list : undefined;
+	let seen = '';
+	return await waitFor('the trigger’s webhook and the static data naming it', async () => {
+		const data = (await ctx.rest.workflow(id))?.staticData;
+		const stored = Object.values((typeof data === 'string' ? JSON.parse(data) : data) ?? {});
+		const ids = stored.map((node) => String(node?.webhookId));
+		const hooks = await triggerHooks(ctx, path);
+		seen = `webhooks ${hooks.map((h) => h.id).join(', ') || 'none'}, static data names ${ids.join(', ') || 'none'}`;
+		return hooks.find((h) => ids.includes(String(h.id)));
+	}).catch((err) => {
+		throw new Error(`${err.message} (${seen})`);
 	});
-	return hooks.find((h) => !String(h.url).includes('ds_seal='));
 }
 
-/** Deactivates a trigger workflow; true once both its webhooks are gone (2.x: after the call returns). */
+/** Deactivates a trigger workflow; true once its webhook is gone (2.x: after the call returns). */
 export async function deactivateTrigger(ctx, id = TRIGGER_WORKFLOW.id, path = TRIGGER_WEBHOOK_ID) {
 	await ctx.rest.deactivate(id);
 	return waitFor('the trigger’s webhooks to be deleted', async () =>
@@ -134,13 +136,13 @@ export async function waitUntilVerifying(urls) {
 		});
 }
 
-/** POSTs a `scan.completed` body signed with `sign` (see signer) to the trigger at `url`: the Response. */
+/** POSTs a JSON body signed with `sign` (see signer) to the trigger at `url`: the Response. */
 export function postSigned(url, sign, body, timeoutMs = 10_000) {
 	return fetch(url, {
 		method: 'POST',
 		headers: {
 			'content-type': 'application/json',
-			'x-service-event': 'scan.completed',
+			'x-service-event': JSON.parse(body).event ?? 'scan.completed',
 			'x-service-signature': sign(body),
 		},
 		body,
@@ -148,7 +150,7 @@ export function postSigned(url, sign, body, timeoutMs = 10_000) {
 	});
 }
 
-/** Scan IDs of crafted deliveries: each body names its own scan (the trigger runs each scan's event once). */
+/** Scan IDs of crafted deliveries: each body names its own scan. */
 let craftedScanId = 1_000_000;
 
 export function deliveryBody(marker, scanId = (craftedScanId += 1)) {
@@ -288,7 +290,7 @@ export async function runChecks(ctx) {
 			).catch(() => "no activation line in main's log")
 		: 'no activation line expected on 2.x';
 	const after = await hooksOnWebhookProcess(ctx);
-	// Another scan: a second delivery of the first scan's event would be a repeat (no execution).
+	// Another scan, so that its execution tells itself apart.
 	const [nextScanId] = (await control(ctx, 'POST', '/scans', { count: 1 }))?.ids ?? [];
 	const again = await control(ctx, 'POST', '/deliver', {
 		webhookId: hook.id,

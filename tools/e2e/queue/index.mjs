@@ -5,8 +5,10 @@
 // (line.mjs: what differs). Then:
 //   checks.mjs  the action node on a worker, an upload with Wait for Completion from binary data
 //               in `database` mode, the trigger's lifecycle across processes, a restart of main;
-//   repeats.mjs a delivery sent twice, to a second webhook process started beside the first;
-//   once.mjs    examples/deliveries-once-into-postgres.json: copies at once and bursts, each result booked once;
+//   repeats.mjs examples/scan-events.json: a delivery sent again once it ran, also to a second
+//               webhook process: Remove Duplicates passes it once (counted at the sink);
+//   once.mjs    examples/deliveries-once-into-postgres.json: copies at once and bursts, each result
+//               booked once; a result that returns (failed → completed → failed) ends on failed;
 //   poll.mjs    the poll trigger: polls on main, executions on the workers, a restart of main;
 //   load.mjs    signed deliveries vs n8n's Webhook node (v2, and v1 as every app trigger takes
 //               it on 2.x), 100 uploads in one execution;

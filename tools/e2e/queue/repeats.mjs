@@ -1,199 +1,114 @@
-// Queue mode: a delivery sent twice (issue 25, section 4), with two webhook processes side by
-// side on one database (a second one, `webhook2`, is started here on a port of its own; both
-// serve the trigger's path, as behind a load balancer).
+// Queue mode: a delivery sent again a few seconds later (issue 38 §2), with the shipped example
+// examples/scan-events.json (Remove Duplicates on `deliveryKey` right after the trigger), with
+// two webhook processes side by side on one database (a second one, `webhook2`, is started here
+// on a port of its own; both serve the trigger's path, as behind a load balancer).
 //
-// 1. one after another: a delivery to one process and, once n8n has written the trigger's
-//    static data back (just after the answer), the same bytes to the other and a resend signed
-//    again with a new timestamp: every resend is answered 200 as a duplicate, and each delivery
-//    runs exactly once (asserted);
-// 2. the two cases the trigger cannot see, as figures with bounds asserted: the same bytes to
-//    both processes at the same moment, and a repeat of each delivery of a burst (another
-//    delivery's write back may have dropped its key). Every answer is 2xx, every execution
-//    comes from an answer that was not a duplicate, and no delivery runs more than twice.
-import { pgClient } from './services.mjs';
+// Each of a few scans' deliveries runs; once its execution finished, the same bytes go to the
+// other webhook process and the service sends it once more signed with a new timestamp. Every
+// copy is answered 200 {"received":true} and runs (delivery is at least once), with the same
+// deliveryKey; the effect is counted at the sink: "Drop repeated deliveries" passes the item in
+// one execution only, so "Book the document" gets each result once.
 import { besideOf } from './processes.mjs';
-import { lastExecutionId } from './load.mjs';
 import {
 	activateTrigger,
+	control,
 	deactivateTrigger,
-	deliveryBody,
-	postSigned,
-	signer,
 	waitFor,
 	waitUntilServed,
 	waitUntilVerifying,
 } from './checks.mjs';
-import { TRIGGER_WORKFLOW } from './workflows.mjs';
+import { importExample } from './workflows.mjs';
 import { deliveryKeyOf } from '../delivery-key.mjs';
+import { nodeOutput } from '../../n8n/rest.mjs';
 
-const SEQUENTIAL = 5;
-const PAIRS = 5;
-const BURST = 20;
-const BURST_AT_ONCE = 10;
-
-/** Executions of the trigger workflow after `afterId` per marker `<prefix>-<n>-x` in their data. */
-async function executionsPerMarker(db, afterId, prefix) {
-	const { rows } = await db.query(
-		`select m[1] as marker, count(distinct e.id)::int as n
-		   from execution_entity e join execution_data d on d."executionId" = e.id,
-		        lateral regexp_matches(d.data, '(${prefix}-[0-9]+)-x', 'g') as m
-		  where e."workflowId" = $1 and e.id > $2 and e.status = 'success'
-		  group by 1`,
-		[TRIGGER_WORKFLOW.id, afterId],
-	);
-	return new Map(rows.map((r) => [r.marker, r.n]));
-}
-
-/** Waits until `expected` executions of the trigger workflow after `afterId` are finished. */
-async function settled(db, afterId, expected) {
-	await waitFor(
-		`${expected} finished executions of the trigger workflow`,
-		async () => {
-			const { rows } = await db.query(
-				`select count(*)::int as n from execution_entity
-				  where "workflowId" = $1 and id > $2 and status not in ('new', 'running', 'waiting')`,
-				[TRIGGER_WORKFLOW.id, afterId],
-			);
-			return rows[0].n >= expected;
-		},
-		120_000,
-	);
-}
-
-/** Resolves once the trigger's record in n8n's database holds the delivery key `key`. */
-async function recorded(db, key) {
-	await waitFor(`${key} in the trigger's static data`, async () => {
-		const { rows } = await db.query('select "staticData" from workflow_entity where id = $1', [
-			TRIGGER_WORKFLOW.id,
-		]);
-		const data = rows[0]?.staticData;
-		const parsed = typeof data === 'string' ? JSON.parse(data) : data;
-		return Object.values(parsed ?? {}).some(
-			(node) => node && typeof node === 'object' && key in (node.recentDeliveries ?? {}),
-		);
-	});
-}
-
-/** A body with a fresh timestamp (the same marker and scan): a resend signed again. */
-function restamped(body) {
-	return JSON.stringify({ ...JSON.parse(body), timestamp: new Date().toISOString() });
-}
+const FILE = 'scan-events.json';
+const ID = 'docscanQueueEvnt';
+const TRIGGER = 'Document Scanning Trigger';
+const DROP = 'Drop repeated deliveries';
+const BOOK = 'Book the document (replace me)';
+const SCANS = 3;
 
 export async function runRepeatChecks(ctx) {
-	const { check, procs, figures } = ctx;
-	const db = await pgClient(ctx.pg);
+	const { check, procs, rest } = ctx;
+	const example = await importExample(ctx, FILE, ID);
+	const webhookId = example.nodes.find((n) => n.name === TRIGGER)?.webhookId;
 	const second = await besideOf(procs.webhook, ctx.tmp, 'webhook2', ctx.nextPort);
 	try {
 		second.start(ctx.verbose);
-		const hook = await activateTrigger(ctx);
-		await Promise.all([second.waitReady(), waitUntilServed(ctx, TRIGGER_WORKFLOW.id)]);
-		const sign = await signer(ctx, hook.id);
+		const hook = await activateTrigger(ctx, ID, webhookId);
+		await Promise.all([second.waitReady(), waitUntilServed(ctx, ID)]);
 		const urls = [hook.url, hook.url.replace(procs.webhook.url, second.url)];
 		await waitUntilVerifying(urls);
-		/** POSTs a signed body to process `p`; the answer's status and JSON. */
-		const post = async (p, body) => {
-			const res = await postSigned(urls[p], sign, body);
-			const text = await res.text();
-			let json;
-			try {
-				json = JSON.parse(text);
-			} catch {
-				json = undefined;
+
+		/** The finished executions whose trigger item carries `key`, oldest first. */
+		const seen = new Map();
+		const executionsOf = async (key) => {
+			const out = [];
+			for (const e of await rest.executions(ID, 100)) {
+				if (['new', 'running', 'waiting'].includes(e.status) || !e.stoppedAt) continue;
+				if (!seen.has(e.id)) seen.set(e.id, await rest.execution(e.id));
+				const full = seen.get(e.id);
+				if (nodeOutput(full, TRIGGER)[0]?.deliveryKey === key) out.push(full);
 			}
-			return {
-				status: res.status,
-				text: text.slice(0, 120),
-				duplicate: json?.duplicate === true,
-				ran: json?.received === true && json?.duplicate !== true,
-			};
+			return out.sort((a, b) => Number(a.id) - Number(b.id));
 		};
-		let scanId = 3_000_000;
-		const bodyFor = (marker) => deliveryBody(marker, (scanId += 1));
+		const runsOf = (key, count) =>
+			waitFor(`${count} finished executions with ${key}`, async () => {
+				const runs = await executionsOf(key);
+				return runs.length >= count ? runs : undefined;
+			});
 
-		// ---- 1. one after another, across the two processes -------------------------------------
-		let after = await lastExecutionId(db);
-		const answers = [];
-		for (let i = 0; i < SEQUENTIAL; i++) {
-			const body = bodyFor(`qrepeat-seq-${i}-x`);
-			answers.push(await post(i % 2, body));
-			// n8n writes the static data back just after the trigger answered: the resends wait for it.
-			const written = await recorded(db, deliveryKeyOf(body)).then(
-				() => true,
-				() => false,
+		const results = [];
+		for (let i = 0; i < SCANS; i++) {
+			const [scanId] = (await control(ctx, 'POST', '/scans', { count: 1 }))?.ids ?? [];
+			const first = await control(ctx, 'POST', '/deliver', {
+				webhookId: hook.id,
+				event: 'scan.completed',
+				scanId,
+			});
+			const key = deliveryKeyOf(first.body);
+			await runsOf(key, 1);
+			// Its run finished: the same bytes to the other process, and the service's restamp.
+			const res = await fetch(urls[1], {
+				method: 'POST',
+				headers: first.headers,
+				body: first.body,
+			});
+			const same = { status: res.status, text: (await res.text()).trim() };
+			const index = ((await control(ctx, 'GET', '/deliveries')) ?? []).findIndex(
+				(d) => d.webhookId === hook.id && d.scanId === scanId && d.repeatOf === undefined,
 			);
-			if (!written)
-				figures[`static data not written after delivery ${i}`] = JSON.stringify(answers.at(-1));
-			answers.push(await post((i + 1) % 2, body));
-			answers.push(await post(i % 2, restamped(body)));
+			const restamped = (
+				await control(ctx, 'POST', '/deliveries/repeat', { index, restamp: true })
+			)?.[0];
+			const runs = await runsOf(key, 3);
+			results.push({
+				key,
+				answers: [first.status, `${same.status} ${same.text}`, restamped?.status],
+				runs: runs.map((run) => run.status),
+				passed: runs.map((run) => nodeOutput(run, DROP).length),
+				booked: runs.reduce((n, run) => n + nodeOutput(run, BOOK).length, 0),
+			});
 		}
-		await settled(db, after, SEQUENTIAL);
-		const seq = await executionsPerMarker(db, after, 'qrepeat-seq');
-		const shape = answers.map((a) =>
-			a.status !== 200 ? `${a.status} ${a.text}` : a.duplicate ? 'dup' : 'ran',
-		);
 		check(
-			`queue: a delivery sent again to the other webhook process, and signed again with a new timestamp, is answered 200 as a duplicate; each of ${SEQUENTIAL} deliveries runs once`,
-			shape.join() === Array.from({ length: SEQUENTIAL }, () => 'ran,dup,dup').join() &&
-				seq.size === SEQUENTIAL &&
-				[...seq.values()].every((n) => n === 1),
-			`answers ${shape.join(' ')}; executions per delivery ${JSON.stringify(Object.fromEntries(seq))}`,
-		);
-
-		// ---- 2a. the same bytes to both processes at the same moment --------------------------------
-		after = await lastExecutionId(db);
-		const pairs = [];
-		for (let i = 0; i < PAIRS; i++) {
-			const body = bodyFor(`qrepeat-pair-${i}-x`);
-			pairs.push(await Promise.all([post(0, body), post(1, body)]));
-		}
-		const pairRan = pairs.map((pair) => pair.filter((a) => a.ran).length);
-		await settled(
-			db,
-			after,
-			pairRan.reduce((a, b) => a + b, 0),
-		);
-		const pairRuns = await executionsPerMarker(db, after, 'qrepeat-pair');
-		const twice = pairRan.filter((n) => n === 2).length;
-		check(
-			`queue: the same delivery to both webhook processes at the same moment: both answered 200, at least one and at most two executions, exactly one per answer that was not a duplicate`,
-			pairs.flat().every((a) => a.status === 200) &&
-				pairRan.every((n, i) => n >= 1 && pairRuns.get(`qrepeat-pair-${i}`) === n),
-			`${twice} of ${PAIRS} pairs ran twice (both requests read the record before either wrote it); executions ${JSON.stringify(Object.fromEntries(pairRuns))}`,
-		);
-		figures[`same delivery to both webhook processes at once: pairs that ran twice`] =
-			`${twice} of ${PAIRS}`;
-
-		// ---- 2b. a burst of deliveries, then a repeat of each -----------------------------------------
-		after = await lastExecutionId(db);
-		const burst = Array.from({ length: BURST }, (_, i) => bodyFor(`qrepeat-burst-${i}-x`));
-		const firstAnswers = new Array(BURST);
-		for (let from = 0; from < BURST; from += BURST_AT_ONCE) {
-			await Promise.all(
-				burst.slice(from, from + BURST_AT_ONCE).map(async (body, k) => {
-					firstAnswers[from + k] = await post((from + k) % 2, body);
-				}),
-			);
-		}
-		const repeatAnswers = [];
-		for (let i = 0; i < BURST; i++) repeatAnswers.push(await post((i + 1) % 2, burst[i]));
-		const ranAgain = repeatAnswers.filter((a) => a.ran).length;
-		await settled(db, after, BURST + ranAgain);
-		const burstRuns = await executionsPerMarker(db, after, 'qrepeat-burst');
-		check(
-			`queue: ${BURST} deliveries, ${BURST_AT_ONCE} at a time, then each sent again: all answered 200, every delivery ran, none more than twice, exactly one execution per answer that was not a duplicate`,
-			[...firstAnswers, ...repeatAnswers].every((a) => a.status === 200) &&
-				firstAnswers.every((a) => a.ran) &&
-				burst.every(
-					(_, i) => burstRuns.get(`qrepeat-burst-${i}`) === 1 + (repeatAnswers[i].ran ? 1 : 0),
+			`queue: the example "${example.name}": each of ${SCANS} deliveries sent again once its run finished (the same bytes to the other webhook process, and signed again with a new timestamp): all answered 200 and run; Remove Duplicates passes each result once, so the sink gets each once`,
+			results.length === SCANS &&
+				results.every(
+					(r) =>
+						r.answers.join() === '200,200 {"received":true},200' &&
+						r.runs.join() === 'success,success,success' &&
+						r.passed.join() === '1,0,0' &&
+						r.booked === 1,
 				),
-			`${ranAgain} of ${BURST} repeats ran again (their key was dropped by a concurrent write back); executions ${[...burstRuns.values()].join(' ')}`,
+			results
+				.map(
+					(r) =>
+						`${r.key}: answers ${r.answers.join(' / ')}, executions ${r.runs.join(' ')}, "${DROP}" passed ${r.passed.join('+')}, booked ${r.booked}`,
+				)
+				.join('; '),
 		);
-		figures[
-			`repeat of each of ${BURST} deliveries sent ${BURST_AT_ONCE} at a time: repeats that ran again`
-		] = `${ranAgain} of ${BURST}`;
 	} finally {
-		await deactivateTrigger(ctx);
+		await deactivateTrigger(ctx, ID, webhookId).catch(() => undefined);
 		await second.stop();
-		await db.end();
 	}
 }

@@ -1,5 +1,8 @@
-// The workflows the queue-mode e2e imports (fixed ids, inactive at import).
-import { CREDENTIAL, PACKAGE_NAME } from '../../n8n/local.mjs';
+// The workflows the queue-mode e2e imports (fixed ids, inactive at import), and the shipped
+// examples it runs (importExample).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CREDENTIAL, PACKAGE_NAME, localExample, n8nSync } from '../../n8n/local.mjs';
 
 const credentials = { documentScanningApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } };
 const ACTION = `${PACKAGE_NAME}.documentScanning`;
@@ -248,3 +251,36 @@ export const BATCH_FAULT_WORKFLOW = batchWorkflow({
 	count: 100,
 	concurrency: 5,
 });
+
+/**
+ * Imports examples/<file> as workflow `id` (inactive; 16 letters and digits, as n8n makes them:
+ * n8n saves static data only for such an ID) into the queue run's database, after
+ * `credentials` (records with their data, e.g. a Postgres one for the run's PostgreSQL); the
+ * sandbox credential is the run's own. Resolves with the example.
+ * @param {{ procs: { main: { env: Record<string, string> } } }} ctx
+ * @param {string} file
+ * @param {string} id
+ * @param {object[]} [credentials]
+ */
+export async function importExample(ctx, file, id, credentials = []) {
+	const env = ctx.procs.main.env;
+	const dir = path.join(env.N8N_USER_FOLDER, 'import', id);
+	mkdirSync(dir, { recursive: true });
+	const example = localExample(file);
+	const steps = [];
+	if (credentials.length > 0) {
+		writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(credentials));
+		steps.push(['import:credentials', 'credentials.json']);
+	}
+	writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ ...example, id, active: false }));
+	steps.push(['import:workflow', `${id}.json`]);
+	for (const [what, name] of steps) {
+		const r = n8nSync([what, `--input=${path.join(dir, name)}`], { env });
+		if (r.status !== 0 || /An error occurred/i.test(r.stdout + r.stderr))
+			throw new Error(`n8n ${what} failed (exit ${r.status}): ${r.stdout}${r.stderr}`);
+	}
+	// The CLI blocked the event loop: let it see the sockets n8n closed meanwhile, so that the
+	// next REST call does not reuse one.
+	for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+	return example;
+}
