@@ -81,5 +81,5 @@ test('failed, processed again to completed, then the failed event resent restamp
 	const { latest, booked } = await sink(runs);
 	expect(booked.map((row) => row.status)).toEqual(['failed', 'completed']); // once each: holds
 	expect(sandbox.control.getScan(scanId)!.status).toBe('completed');
-	expect(latest).toEqual([{ scan_id: scanId, event: 'scan.completed', status: 'completed' }]);
+	expect(latest).toEqual([{ scan_id: scanId, status: 'completed' }]);
 });

@@ -30,7 +30,7 @@ for (const items of runs)
 		for (const row of inserted.rows) await db.query(book.parameters.query, params(book, row));
 		await db.query(latest.parameters.query, params(latest, json));
 	}
-const state = await db.query('SELECT scan_id::int AS scan_id, event, status FROM scan_latest');
+const state = await db.query('SELECT scan_id::int AS scan_id, status FROM scan_latest');
 const booked = await db.query('SELECT delivery_key, status FROM erp_bookings ORDER BY id');
 process.stdout.write(JSON.stringify({ latest: state.rows, booked: booked.rows }));
 await db.close();
