@@ -93,6 +93,7 @@ test.each([
 test('the screenshots it shows are the ones the editor check saves, and they are PNG files', () => {
 	const images = linkTargets(readme).filter((target) => target.endsWith('.png'));
 	expect(images.sort()).toEqual([
+		'docs/images/review-workflow.png',
 		'docs/images/trigger.png',
 		'docs/images/upload-operation.png',
 		'docs/images/workflow-canvas.png',
