@@ -31,7 +31,7 @@ const STATIC_KEYS = [
 	'webhookSecret',
 	'webhookUrl',
 	'webhookEvents',
-	// Written by versions before 0.3 (a second webhook kept the secret): cleared like the rest.
+	// Written by earlier versions (the record of repeats of 0.2.0): cleared like the rest.
 	'webhookKeyAtService',
 	'recentDeliveries',
 	'forgottenUpTo',
@@ -109,8 +109,8 @@ export async function deleteRemote(ctx: IHookFunctions, id: string | number): Pr
 }
 
 /**
- * This node's webhooks at the service: those of its URL (a query ignored, so the second webhook
- * versions before 0.3 made goes too). The stored ID of a webhook with another URL is left alone
+ * This node's webhooks at the service: those of its URL (a query ignored: the second webhook of
+ * earlier development builds, `?ds_seal=`, goes too). The stored ID of a webhook with another URL is left alone
  * and logged: static data cannot tell a WEBHOOK_URL changed since from a workflow imported from
  * another n8n, whose live webhook that is. Its deliveries fail the new secret's check (401).
  */
