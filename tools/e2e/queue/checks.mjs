@@ -77,7 +77,7 @@ export async function waitUntilServed(ctx, workflowId, timeoutMs = 60_000) {
 }
 
 /** The sandbox's webhooks of the trigger at `/webhook/<path>/`. */
-export async function triggerHooks(ctx, path) {
+async function triggerHooks(ctx, path) {
 	const hooks = (await api(ctx, '/webhooks')).body ?? [];
 	return hooks.filter((h) => String(h.url).includes(`/webhook/${path}/`));
 }
