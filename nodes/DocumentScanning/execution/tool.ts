@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared/transport';
-import { errorItem } from './items';
+import { errorItem, toItems } from './items';
+import { ANSWER_BOUND, boundAnswer } from './toolAnswer';
+import { redaction } from './toolRedaction';
 
 /**
  * The node as an AI tool: n8n's second form of a `usableAsTool` node (`…documentScanningTool`),
@@ -43,7 +44,8 @@ function refuseAsTool(ctx: IExecuteFunctions, resource: string, operation: strin
 /**
  * One call as a tool. A failure is thrown (n8n's MCP Server Trigger answers `isError`), but in an
  * AI Agent's engine request (`rewireOutputLogTo`), where n8n 1.x would fail the whole execution
- * and 2.x drop the description, it is the answer `[{ error, description }]`.
+ * and 2.x drop the description, it is the answer `[{ error, description }]`. Answers and errors
+ * are redacted (toolRedaction.ts); an answer is then bounded (toolAnswer.ts).
  */
 export async function toolCall(
 	ctx: IExecuteFunctions,
@@ -52,32 +54,22 @@ export async function toolCall(
 	run: () => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
 	let items: INodeExecutionData[];
+	const safe = await redaction(ctx);
 	try {
 		refuseAsTool(ctx, resource, operation);
 		items = await run();
 	} catch (error) {
-		const answer = errorItem(error, 0, true);
-		if (ctx.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool) return [answer];
-		const { error: message, description } = answer.json as { error: string; description?: string };
+		const answer = safe(errorItem(error, 0, true).json);
+		if (ctx.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool) return toItems([answer], 0);
+		const { error: message, description } = answer as { error: string; description?: string };
 		const failure = new NodeOperationError(ctx.getNode(), message, { description });
 		// Set after n8n's constructor (it swaps a text naming an error code), with the description
 		failure.message = description ? `${message}\n\nDetails: ${description}` : message; // 2.x queue mode drops it
 		throw failure;
 	}
-	if (resource !== 'webhook') return items;
-	return items.map((item) => ({ ...item, json: withoutSecrets(item.json) }));
-}
-
-/** A record without fields named like a secret (`withheld` names them), URLs without query. */
-function withoutSecrets(json: IDataObject): IDataObject {
-	const withheld = Object.keys(json).filter((key) => /secret|signature|token|password/i.test(key));
-	const safe: IDataObject = withheld.length > 0 ? { withheld } : {};
-	for (const [key, value] of Object.entries(json)) {
-		if (withheld.includes(key)) continue;
-		if (key === 'url' && typeof value === 'string') safe[key] = value.replace(/[?#].*$/, '');
-		else if (Array.isArray(value))
-			safe[key] = value.map((entry) => (isPlainObject(entry) ? withoutSecrets(entry) : entry));
-		else safe[key] = value;
-	}
-	return safe;
+	const answers = items.map((item) => safe(item.json));
+	return toItems(
+		boundAnswer(answers, Number(ctx.getNode().parameters.answerBound) || ANSWER_BOUND),
+		0,
+	);
 }

@@ -6,6 +6,15 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether a body is JSON (or empty): not a web server's or a proxy's page. */
+export function isJsonBody(body: unknown): boolean {
+	try {
+		return typeof body !== 'string' || body.trim() === '' || JSON.parse(body) !== undefined;
+	} catch {
+		return false;
+	}
+}
+
 /** A single record comes bare or as `{ data: {...} }`. */
 export function unwrapRecord(body: unknown): IDataObject {
 	if (isPlainObject(body)) {
@@ -28,16 +37,9 @@ export interface ListPage {
 	links?: IDataObject;
 }
 
-/** A collection comes as a bare array or as `{ data: [...] }`, possibly with `meta` / `links`. */
+/** A collection (parsed: request.ts `jsonBody`) comes as a bare array or as `{ data: [...] }`, possibly with `meta` / `links`. */
 export function unwrapList(body: unknown): ListPage {
 	if (Array.isArray(body)) return { items: body as IDataObject[] };
-	if (typeof body === 'string' && body.trim() !== '') {
-		try {
-			return unwrapList(JSON.parse(body));
-		} catch {
-			return { items: [] };
-		}
-	}
 	if (isPlainObject(body)) {
 		const inner = body.data;
 		if (Array.isArray(inner)) {

@@ -158,10 +158,19 @@ function requestUrl(options: IHttpRequestOptions): string {
 	return options.baseURL ? `${options.baseURL}${options.url}` : options.url;
 }
 
+/** A 2xx answer's body: JSON, or an error without its text (a web app's or proxy's page is no data). */
+export function jsonBody(ctx: ApiContext, response: ApiResponse, request: ApiRequest): unknown {
+	if (typeof response.body !== 'string' || response.body.trim() === '') return response.body;
+	try {
+		return JSON.parse(response.body);
+	} catch {
+		throw apiError(ctx, response, request);
+	}
+}
+
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
-	const response = await apiRequestFull.call(this, request);
-	return unwrapRecord(response.body);
+	return unwrapRecord(jsonBody(this, await apiRequestFull.call(this, request), request));
 }
 
 /** Reads a list endpoint without pagination (templates, webhooks, logs). */
@@ -169,6 +178,5 @@ export async function apiRequestList(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<IDataObject[]> {
-	const response = await apiRequestFull.call(this, request);
-	return unwrapList(response.body).items;
+	return unwrapList(jsonBody(this, await apiRequestFull.call(this, request), request)).items;
 }
