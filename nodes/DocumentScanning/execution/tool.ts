@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { CREDENTIAL_TYPE, isPlainObject } from '../../shared/transport';
 import { errorItem, toItems } from './items';
 import { ANSWER_BOUND, boundAnswer } from './toolAnswer';
-import { redaction } from './toolRedaction';
 
 /**
  * The node as an AI tool: n8n's second form of a `usableAsTool` node (`…documentScanningTool`),
@@ -45,7 +45,7 @@ function refuseAsTool(ctx: IExecuteFunctions, resource: string, operation: strin
  * One call as a tool. A failure is thrown (n8n's MCP Server Trigger answers `isError`), but in an
  * AI Agent's engine request (`rewireOutputLogTo`), where n8n 1.x would fail the whole execution
  * and 2.x drop the description, it is the answer `[{ error, description }]`. Answers and errors
- * are redacted (toolRedaction.ts); an answer is then bounded (toolAnswer.ts).
+ * are redacted (`withoutSecrets`); an answer is then bounded (toolAnswer.ts).
  */
 export async function toolCall(
 	ctx: IExecuteFunctions,
@@ -54,7 +54,8 @@ export async function toolCall(
 	run: () => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
 	let items: INodeExecutionData[];
-	const safe = await redaction(ctx);
+	const known = await credentialSecrets(ctx);
+	const safe = (json: IDataObject) => withoutSecrets(json, known);
 	try {
 		refuseAsTool(ctx, resource, operation);
 		items = await run();
@@ -67,9 +68,55 @@ export async function toolCall(
 		failure.message = description ? `${message}\n\nDetails: ${description}` : message; // 2.x queue mode drops it
 		throw failure;
 	}
-	const answers = items.map((item) => safe(item.json));
+	const bound = Number(ctx.getNode().parameters.answerBound) || ANSWER_BOUND;
 	return toItems(
-		boundAnswer(answers, Number(ctx.getNode().parameters.answerBound) || ANSWER_BOUND),
+		boundAnswer(
+			items.map((item) => safe(item.json)),
+			bound,
+		),
 		0,
 	);
+}
+
+/** A field whose value is a secret, whatever it holds (`secret`, `signing_key`, `api_token`, …). */
+const SECRET = /secret|password|token|api_?key|signing|credential/i;
+/** A URL: scheme (1), `user:password@`, address (2), query and fragment. */
+const URL_PARTS = /\b([a-z][\w+.-]*:\/\/)(?:[^\s/?#@]*@)?([^\s?#"'<>]*)(?:[?#][^\s"'<>]*)?/gi;
+
+/** The API key and the Base URL's host (with and without its port): no answer may hold them. */
+async function credentialSecrets(ctx: IExecuteFunctions): Promise<string[]> {
+	try {
+		const { apiKey, baseUrl } = await ctx.getCredentials(CREDENTIAL_TYPE);
+		const { host, hostname } = new URL(String(baseUrl).trim());
+		return [String(apiKey), host, hostname];
+	} catch {
+		return []; // no credential or no valid Base URL: no request was sent, no answer holds them
+	}
+}
+
+const walk = (value: unknown, key: string, leaf: (v: unknown, k: string) => unknown): unknown => {
+	if (Array.isArray(value)) return value.map((entry) => walk(entry, key, leaf));
+	if (!isPlainObject(value)) return leaf(value, key);
+	const under = (k: string) => (SECRET.test(key) ? key : k); // all of a secret is secret
+	return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, under(k), leaf)]));
+};
+
+/**
+ * What a model may read of an answer or an error, at any depth, by name and by value: a field
+ * named like a secret reads `[withheld]`, and so do its value and each of `known` wherever they
+ * appear; every URL loses its `user:password@`, query and fragment. A scan is redacted before
+ * it is made compact too (toolAnswer.ts), so that no secret cut away goes unrecognised.
+ */
+export function withoutSecrets(json: IDataObject, known: string[] = []): IDataObject {
+	const values = [...known]; // and every value under a secret's name, at any depth
+	walk(json, '', (v, k) => SECRET.test(k) && typeof v === 'string' && values.push(v));
+	const escaped = values
+		.filter((v) => v.length >= 4)
+		.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+	const found = new RegExp(escaped.sort((a, b) => b.length - a.length).join('|') || '$^', 'gi');
+	return walk(json, '', (v, k) => {
+		if (SECRET.test(k) && v !== null && v !== undefined) return '[withheld]';
+		if (typeof v !== 'string') return v;
+		return v.replace(found, '[withheld]').replace(URL_PARTS, '$1$2');
+	}) as IDataObject;
 }

@@ -5,7 +5,7 @@ import { shapeScan } from '../../shared/scans/output';
 import { mergeReviewedData } from '../../shared/reviewedData';
 import { originalFileName } from '../../shared/scans/fileName';
 import { isPlainObject } from '../../shared/transport';
-import { runsAsTool } from './tool';
+import { runsAsTool, withoutSecrets } from './tool';
 
 /** The answer's own fields: an extracted field of one of these names goes under `extracted_fields`. */
 const OWN = ['validation_errors', 'not_shown', 'extracted_fields', 'error_message', 'is_partial'];
@@ -100,5 +100,5 @@ export function scanShape(
 	if (mode !== undefined || !runsAsTool(ctx.getNode()))
 		return (scan) => shapeScan(scan, mode ?? 'raw');
 	const rows = ctx.getNodeParameter('operation', itemIndex) === 'get' ? 10 : 0; // entries of each list
-	return (scan) => [compactScan(scan, rows)];
+	return (scan) => [compactScan(withoutSecrets(scan), rows)];
 }

@@ -6,14 +6,8 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Whether a body is JSON (or empty): not a web server's or a proxy's page. */
-export function isJsonBody(body: unknown): boolean {
-	try {
-		return typeof body !== 'string' || body.trim() === '' || JSON.parse(body) !== undefined;
-	} catch {
-		return false;
-	}
-}
+/** Whether a body is JSON (or empty), not a page: `unwrapRecord` keeps a page as its `message`. */
+export const isJsonBody = (body: unknown) => unwrapRecord(body).message !== body;
 
 /** A single record comes bare or as `{ data: {...} }`. */
 export function unwrapRecord(body: unknown): IDataObject {
@@ -37,9 +31,11 @@ export interface ListPage {
 	links?: IDataObject;
 }
 
-/** A collection (parsed: request.ts `jsonBody`) comes as a bare array or as `{ data: [...] }`, possibly with `meta` / `links`. */
+/** A collection comes as a bare array or as `{ data: [...] }`, possibly with `meta` / `links`. */
 export function unwrapList(body: unknown): ListPage {
 	if (Array.isArray(body)) return { items: body as IDataObject[] };
+	if (typeof body === 'string' && isJsonBody(body) && body.trim())
+		return unwrapList(JSON.parse(body));
 	if (isPlainObject(body)) {
 		const inner = body.data;
 		if (Array.isArray(inner)) {

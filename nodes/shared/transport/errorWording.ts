@@ -158,8 +158,8 @@ export function credentialTestRules() {
 }
 
 /**
- * The error of an answer that is not 2xx, or (`jsonBody`) a 2xx that is not JSON. A page that is
- * not the API's JSON (a web app's, a proxy's) is never repeated: below 500 it is worded as such.
+ * The error of an answer that is not 2xx, or is a page (a 2xx that is not JSON). A page (a web
+ * app's, a proxy's) is never repeated; below 500 (but a 404: WRONG_PREFIX_404) it is worded as one.
  */
 export function apiError(
 	ctx: ApiContext,
@@ -168,8 +168,9 @@ export function apiError(
 ): NodeApiError {
 	const { statusCode: status } = response;
 	const apiBody = isApiErrorBody(response.body);
-	const page = !isJsonBody(response.body) && status !== 404 && status < 500;
-	const body = apiBody || (!page && status !== 404) ? unwrapErrorBody(response.body) : {};
+	const json = isJsonBody(response.body);
+	const page = !json && status !== 404 && status < 500;
+	const body = apiBody || (json && status !== 404) ? unwrapErrorBody(response.body) : {};
 	const done = status < 300 && request.method !== 'GET'; // a 2xx: the request may have been done
 	const { message, description } = page
 		? {

@@ -8,7 +8,7 @@ import { forItem } from './errorWording';
 import { endContradicted, pageIgnored, restless } from './listingErrors';
 import type { ListingPage, ListingReadOptions } from './listingReader';
 import { isEndPage, pageSizeOf, readListing, recordId } from './listingReader';
-import { apiRequestFull, jsonBody } from './request';
+import { apiRequestFull } from './request';
 import type { ApiContext, ApiRequest } from './types';
 
 export { restless } from './listingErrors';
@@ -56,10 +56,7 @@ export async function fetchListPage(
 	});
 	if (response.statusCode < 200 || response.statusCode >= 300)
 		return { items: [], missing: response.statusCode, headers: response.headers };
-	return {
-		...unwrapList(jsonBody(ctx, response, { ...request, method: 'GET', path })),
-		headers: response.headers,
-	};
+	return { ...unwrapList(response.body), headers: response.headers };
 }
 
 export interface PagingOptions {

@@ -4,7 +4,7 @@ import { pauseWithin } from '../pause';
 import { isStreamBody, withBody } from './streamBody';
 import { MAX_REDIRECTS, redirectOf } from './redirects';
 import { normalizeBaseUrl } from './baseUrl';
-import { unwrapList, unwrapRecord } from './envelopes';
+import { isJsonBody, unwrapList, unwrapRecord } from './envelopes';
 import { isTransientNetworkError, retryAfterSeconds } from './errors';
 import { apiError, networkError, redirectError } from './errorWording';
 import type { ExecutionCredential } from '../pace';
@@ -103,6 +103,9 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 
 		const { statusCode } = response;
 		slot?.done({ kind: paceKind(request), ms: Date.now() - began, status: statusCode });
+		// A 2xx page (a web app's, a proxy's) is never data: an error, without its text.
+		if (statusCode >= 200 && statusCode < 300 && !isJsonBody(response.body))
+			throw apiError(this, response, request);
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;
 
@@ -158,19 +161,10 @@ function requestUrl(options: IHttpRequestOptions): string {
 	return options.baseURL ? `${options.baseURL}${options.url}` : options.url;
 }
 
-/** A 2xx answer's body: JSON, or an error without its text (a web app's or proxy's page is no data). */
-export function jsonBody(ctx: ApiContext, response: ApiResponse, request: ApiRequest): unknown {
-	if (typeof response.body !== 'string' || response.body.trim() === '') return response.body;
-	try {
-		return JSON.parse(response.body);
-	} catch {
-		throw apiError(ctx, response, request);
-	}
-}
-
 /** Sends one request and returns the response body, unwrapped from a `{ data: {...} }` envelope. */
 export async function apiRequest(this: ApiContext, request: ApiRequest): Promise<IDataObject> {
-	return unwrapRecord(jsonBody(this, await apiRequestFull.call(this, request), request));
+	const response = await apiRequestFull.call(this, request);
+	return unwrapRecord(response.body);
 }
 
 /** Reads a list endpoint without pagination (templates, webhooks, logs). */
@@ -178,5 +172,6 @@ export async function apiRequestList(
 	this: ApiContext,
 	request: ApiRequest,
 ): Promise<IDataObject[]> {
-	return unwrapList(jsonBody(this, await apiRequestFull.call(this, request), request)).items;
+	const response = await apiRequestFull.call(this, request);
+	return unwrapList(response.body).items;
 }

@@ -9,16 +9,13 @@ import { webhookIdOf, webhookIdProperty } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty, optionsCollection()];
 
-/** An n8n trigger's URL: its path has /webhook/ or /webhook-test/. */
-const N8N_WEBHOOK_URL = /^[a-z][\w+.-]*:\/\/[^/?#]*\/([^?#]*\/)?webhook(-test)?\//i;
-
-/** `n8n: …`, whatever its case, spaces (no-break, zero-width) or compatible forms (Ｎ８Ｎ：). */
-const isTriggerName = (name: unknown) =>
+/** Named `n8n: …` in any case, spacing or form (`\u00a0N8N:`, `Ｎ８Ｎ：`), or sending to an n8n trigger's URL. */
+const isTriggers = (hook?: { name?: unknown; url?: unknown }) =>
 	/^n8n:/i.test(
-		String(name ?? '')
+		String(hook?.name)
 			.normalize('NFKC')
 			.replace(/[\s\p{Cf}]/gu, ''),
-	);
+	) || /^[a-z][\w+.-]*:\/\/[^/?#]*\/([^?#]*\/)?webhook(-test)?\//i.test(String(hook?.url));
 
 const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
 
@@ -32,11 +29,10 @@ export async function execute(
 	if (runsAsTool(this.getNode())) {
 		const list = await apiRequestList.call(this, { method: 'GET', path: '/webhooks', itemIndex });
 		const hook = list.find((w) => Number(w.id) === webhookId);
-		const named = isTriggerName(hook?.name);
-		if (named || N8N_WEBHOOK_URL.test(String(hook?.url)))
+		if (isTriggers(hook))
 			throw refusal(
 				this,
-				`Webhook ${webhookId} ("${String(hook?.name)}") ${named ? 'belongs to a Document Scanning Trigger' : 'sends its events to an n8n workflow’s trigger (a /webhook/ URL)'}: deleting it would stop that trigger without a word`,
+				`Webhook ${webhookId} ("${String(hook?.name)}") belongs to a Document Scanning Trigger or another n8n trigger: deleting it would stop that trigger without a word`,
 				'Nothing was deleted. To stop the trigger, deactivate its workflow in n8n, which deletes the webhook.',
 			);
 	}
