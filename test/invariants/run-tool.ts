@@ -173,6 +173,12 @@ export const toolAnswersSafe = (executions: Execution[]): Violation[] =>
 				...found.map((value) => `it holds "${value.slice(0, 24)}"`),
 			];
 			return words.length
-				? [{ invariant: 11, where: e.label, detail: `${words.join('; ')}: ${text.slice(Math.max(0, text.indexOf(found[0] ?? '') - 120), 160 + Math.max(0, text.indexOf(found[0] ?? '') - 120))}` }]
+				? [
+						{
+							invariant: 11,
+							where: e.label,
+							detail: `${words.join('; ')}: ${text.slice(Math.max(0, text.indexOf(found[0] ?? '') - 120), 160 + Math.max(0, text.indexOf(found[0] ?? '') - 120))}`,
+						},
+					]
 				: [];
 		});

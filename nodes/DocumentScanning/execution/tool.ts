@@ -102,10 +102,8 @@ const walk = (value: unknown, key: string, leaf: (v: unknown, k: string) => unkn
 };
 
 /**
- * What a model may read of an answer or an error, at any depth, by name and by value: a field
- * named like a secret reads `[withheld]`, and so do its value and each of `known` wherever they
- * appear; every URL loses its `user:password@`, query and fragment. A scan is redacted before
- * it is made compact too (toolAnswer.ts), so that no secret cut away goes unrecognised.
+ * What a model may read, at any depth: a field named like a secret, its value and `known` read
+ * `[withheld]` wherever they appear; URLs lose `user:password@`, query and fragment.
  */
 export function withoutSecrets(json: IDataObject, known: string[] = []): IDataObject {
 	const values = [...known]; // and every value under a secret's name, at any depth

@@ -10,11 +10,7 @@ import { runsAsTool, withoutSecrets } from './tool';
 /** The answer's own fields: an extracted field of one of these names goes under `extracted_fields`. */
 const OWN = ['validation_errors', 'not_shown', 'extracted_fields', 'error_message', 'is_partial'];
 
-/**
- * `value` with every string cut to `chars` characters (saying how many it left out) and every
- * list, at any depth, to its first `rows` entries; `notShown` counts the entries left out, by
- * path (`line_items`, `summary.rows`, `line_items[0].parts`).
- */
+/** `value`, its strings cut to `chars` and lists at any depth to `rows` (`notShown` counts by path). */
 function shorten(value: unknown, chars: number, rows: number, path: string, notShown: IDataObject) {
 	const inner = (v: unknown, at: string): unknown => shorten(v, chars, rows, at, notShown);
 	if (typeof value === 'string' && value.length > chars)
@@ -63,11 +59,7 @@ export function compactScan(scan: IDataObject, rows: number): IDataObject {
 /** The bound of a tool's whole answer, in characters of its JSON, unless the builder set one. */
 export const ANSWER_BOUND = 20_000;
 
-/**
- * A tool's answer within `bound` characters, applied last: strings cut to a length and lists at
- * any depth to their first entries, ever shorter until it fits (`not_shown` counts by path), then
- * the last results left out (a last `{ not_shown: { results } }` counts them).
- */
+/** Within `bound` characters: texts and lists ever shorter, then the last results left out (counted). */
 export function boundAnswer(answers: IDataObject[], bound: number): IDataObject[] {
 	const size = (value: unknown) => JSON.stringify(value).length;
 	if (size(answers) <= bound) return answers;
