@@ -68,14 +68,9 @@ export async function toolCall(
 		failure.message = description ? `${message}\n\nDetails: ${description}` : message; // 2.x queue mode drops it
 		throw failure;
 	}
+	const answers = items.map((item) => safe(item.json));
 	const bound = Number(ctx.getNode().parameters.answerBound) || ANSWER_BOUND;
-	return toItems(
-		boundAnswer(
-			items.map((item) => safe(item.json)),
-			bound,
-		),
-		0,
-	);
+	return toItems(boundAnswer(answers, bound), 0);
 }
 
 /** A field whose value is a secret, whatever it holds (`secret`, `signing_key`, `api_token`, …). */
@@ -83,15 +78,12 @@ const SECRET = /secret|password|token|api_?key|signing|credential/i;
 /** A URL: scheme (1), `user:password@`, address (2), query and fragment. */
 const URL_PARTS = /\b([a-z][\w+.-]*:\/\/)(?:[^\s/?#@]*@)?([^\s?#"'<>]*)(?:[?#][^\s"'<>]*)?/gi;
 
-/** The API key and the Base URL's host (with and without its port): no answer may hold them. */
+/** The API key and the Base URL's host, with and without its port (none without a credential). */
 async function credentialSecrets(ctx: IExecuteFunctions): Promise<string[]> {
-	try {
-		const { apiKey, baseUrl } = await ctx.getCredentials(CREDENTIAL_TYPE);
-		const { host, hostname } = new URL(String(baseUrl).trim());
-		return [String(apiKey), host, hostname];
-	} catch {
-		return []; // no credential or no valid Base URL: no request was sent, no answer holds them
-	}
+	const saved = await ctx.getCredentials(CREDENTIAL_TYPE).catch(() => undefined);
+	const base = String(saved?.baseUrl).trim();
+	const url = URL.canParse(base) ? new URL(base) : undefined;
+	return [String(saved?.apiKey ?? ''), url?.host ?? '', url?.hostname ?? ''];
 }
 
 const walk = (value: unknown, key: string, leaf: (v: unknown, k: string) => unknown): unknown => {

@@ -209,7 +209,8 @@ export function networkError(
 ): NodeApiError {
 	const code = errorCode(error);
 	// An AI model (the node's tool form) is not told where the service is.
-	const at = ctx.getNode().type.endsWith('Tool') ? '' : ` at ${safeHost(baseURL)}`;
+	const origin = URL.canParse(baseURL) ? new URL(baseURL).origin : 'the configured Base URL';
+	const at = ctx.getNode().type.endsWith('Tool') ? '' : ` at ${origin}`;
 	const timedOut =
 		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(errorText(error));
 	const message = timedOut
@@ -231,15 +232,6 @@ export function networkError(
 	if (code) apiErr.context.code = code;
 	apiErr.context.request = `${request.method} ${request.path}`;
 	return apiErr;
-}
-
-function safeHost(baseURL: string): string {
-	try {
-		const url = new URL(baseURL);
-		return `${url.protocol}//${url.host}`;
-	} catch {
-		return 'the configured Base URL';
-	}
 }
 
 /**
