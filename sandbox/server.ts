@@ -142,7 +142,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 		let response: ApiResponse;
 		try {
-			if (fault?.kind === 'status' || fault?.kind === 'status500') {
+			if ((fault?.kind === 'status' || fault?.kind === 'status500') && fault.page) {
+				const host = req.headers.host ?? 'the server';
+				response = {
+					status: fault.status,
+					headers: fault.headers,
+					html: `<!DOCTYPE html>\n<html><head><title>${fault.status}</title></head><body><h1>${fault.status}</h1><p>nginx at ${host}</p></body></html>\n`,
+				};
+			} else if (fault?.kind === 'status' || fault?.kind === 'status500') {
 				response = errorResponse(
 					fault.status,
 					`Injected fault: HTTP ${fault.status}.`,

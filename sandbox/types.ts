@@ -109,6 +109,11 @@ export interface FaultSpec {
 	kind: FaultKind;
 	/** For kind 'status'. */
 	status?: number;
+	/**
+	 * For 'status' and 'status500': answer an HTML page naming the host (a web app's or a proxy's,
+	 * e.g. status 200 or 400) instead of the API's JSON error.
+	 */
+	page?: boolean;
 	/** Extra response headers for 'status' and 'status500', e.g. Retry-After. */
 	headers?: Record<string, string>;
 	/** For kind 'latency'. */

@@ -19,6 +19,8 @@ export interface ActiveFault {
 	latencyMs: number;
 	/** For 'redirect': which origin the Location names. */
 	to: 'same' | 'other';
+	/** An HTML page instead of the API's JSON error. */
+	page: boolean;
 }
 
 interface StoredFault extends ActiveFault {
@@ -64,6 +66,7 @@ export class Faults {
 			headers: { ...spec.headers },
 			latencyMs,
 			to,
+			page: spec.page === true,
 			method: spec.method?.toUpperCase(),
 			path,
 			remaining: times,
@@ -95,6 +98,7 @@ export class Faults {
 			headers: fault.headers,
 			latencyMs: fault.latencyMs,
 			to: fault.to,
+			page: fault.page,
 		};
 	}
 }

@@ -18,6 +18,7 @@ import {
 	uploadSettingsArb,
 } from './settings';
 import { historyArb, type World, worldArb } from './worlds';
+import { type ToolCase, toolCaseArb } from './run-tool';
 
 /** One input item: which content (`doc`), under which name, with which per-item choice. */
 export interface UploadDoc {
@@ -99,7 +100,7 @@ export interface WebhookCase {
 	steps: WebhookStep[];
 }
 
-export type Case = UploadCase | GetManyCase | PollCase | WebhookCase;
+export type Case = UploadCase | GetManyCase | PollCase | WebhookCase | ToolCase;
 export type CaseKind = Case['kind'];
 
 const weighted = <T>(...pairs: Array<[number, T]>): fc.Arbitrary<T> =>
@@ -382,13 +383,14 @@ export const webhookCaseArb: fc.Arbitrary<WebhookCase> = fc.record({
 
 /** Every kind, or only the ones asked for. */
 export function caseArb(
-	kinds: CaseKind[] = ['upload', 'getMany', 'poll', 'webhook'],
+	kinds: CaseKind[] = ['upload', 'getMany', 'poll', 'webhook', 'tool'],
 ): fc.Arbitrary<Case> {
 	const all: Array<{ kind: CaseKind; weight: number; arbitrary: fc.Arbitrary<Case> }> = [
 		{ kind: 'upload', weight: 5, arbitrary: uploadCaseArb },
 		{ kind: 'getMany', weight: 2, arbitrary: getManyCaseArb },
 		{ kind: 'poll', weight: 2, arbitrary: pollCaseArb },
 		{ kind: 'webhook', weight: 3, arbitrary: webhookCaseArb },
+		{ kind: 'tool', weight: 1, arbitrary: toolCaseArb },
 	];
 	return fc.oneof(...all.filter((choice) => kinds.includes(choice.kind)));
 }

@@ -9,7 +9,7 @@ import type { RequestLogEntry, Sandbox, ScanRecord } from '../../sandbox/server'
 import type { RunResult } from '../support/run-node';
 import type { WireEvent } from './observe';
 
-export type Operation = 'upload' | 'getMany' | 'poll' | 'webhook';
+export type Operation = 'upload' | 'getMany' | 'poll' | 'webhook' | 'tool';
 
 export interface StopError {
 	message: string;
@@ -44,6 +44,9 @@ export interface Execution {
 	refunded?: number[];
 	/** Invariant 9: the most requests the work allows, with its formula. */
 	requestBound?: { limit: number; count: number; what: string; formula: string };
+	/** A tool call (run-tool.ts): the text the model or MCP client got, and what it must not hold. */
+	answer?: string;
+	hidden?: string[];
 	/** Get Many: scans that matched the filter at the start, at the end, and those that changed meanwhile. */
 	listing?: { start: number[]; end: number[]; changed: number[] };
 }

@@ -7,7 +7,7 @@
  *   INVARIANTS_SEED     the seed (default: rotates every hour, printed)
  *   INVARIANTS_RUNS     cases to run (default 40)
  *   INVARIANTS_BUDGET_S stop drawing new cases after this many seconds (default 75)
- *   INVARIANTS_KINDS    upload,getMany,poll,webhook (default all)
+ *   INVARIANTS_KINDS    upload,getMany,poll,webhook,tool (default all)
  *   INVARIANTS_PATH     replay one case of a seed (printed with a failure)
  *   INVARIANTS_SURVEY   1: do not stop at a failure; record each class of defect found first
  *   INVARIANTS_TARGET   e.g. 7 or 2,4: only these invariants fail the run (the others are logged),
@@ -23,6 +23,7 @@ import type { Observation } from './execution';
 import { check, classOf, type Violation } from './invariants';
 import { runGetManyCase } from './run-get-many';
 import { runPollCase } from './run-poll';
+import { runToolCase } from './run-tool';
 import { runUploadCase } from './run-upload';
 import { runWebhookCase } from './run-webhook';
 import { type Failure, printFailure } from './printer';
@@ -38,7 +39,7 @@ export interface GeneratorConfig {
 	target?: number[];
 }
 
-const KINDS: CaseKind[] = ['upload', 'getMany', 'poll', 'webhook'];
+const KINDS: CaseKind[] = ['upload', 'getMany', 'poll', 'webhook', 'tool'];
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): GeneratorConfig {
 	const hour = Math.floor(Date.now() / 3_600_000);
@@ -68,6 +69,7 @@ export async function runCase(
 	if (c.kind === 'upload') observation = { executions: await runUploadCase(sandbox, c) };
 	else if (c.kind === 'getMany') observation = { executions: await runGetManyCase(sandbox, c) };
 	else if (c.kind === 'poll') observation = await runPollCase(sandbox, c);
+	else if (c.kind === 'tool') observation = { executions: await runToolCase(sandbox, c) };
 	else observation = await runWebhookCase(sandbox, c);
 	return { observation, violations: check(c, observation, { base: sandbox.origin }) };
 }

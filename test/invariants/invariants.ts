@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ScanRecord } from '../../sandbox/server';
 import type { Case } from './cases';
 import { type Execution, FINAL, type Observation, scanIdsOf } from './execution';
+import { toolAnswersSafe } from './run-tool';
 
 /** JSON with sorted keys: equal values compare equal whatever their key order or realm. */
 function canonical(value: unknown): string {
@@ -36,6 +37,7 @@ export const INVARIANTS: Record<number, string> = {
 	8: 'every finished scan is emitted once by the poll trigger; every delivery of a wanted result within the replay tolerance runs, once; the webhook trigger holds one webhook, writes no static data on a delivery, asks the service nothing for a forged one, and still verifies deliveries',
 	9: 'requests are bounded by the work, not by the account size',
 	10: 'Get Many returns every record that matched its filter from start to end of the read, each once',
+	11: 'every tool answer is within its bound, and no answer or error holds a secret, the API key, the service’s host or its page',
 };
 
 export interface Origins {
@@ -85,7 +87,7 @@ export function names(value: unknown, id: number, key = ''): boolean {
  * a fault hit a listing request, or the service ignores `page` (nothing past page 1 is known).
  */
 const listingUnreadable = (c: Case, e: Execution) =>
-	c.world.ignorePage ||
+	(c.kind !== 'tool' && c.world.ignorePage) ||
 	e.requests.some((r) => r.method === 'GET' && r.path === '/scans' && r.fault);
 
 /**
@@ -501,6 +503,7 @@ const CHECKS: Check[] = [
 	triggersOnce,
 	boundedRequests,
 	getManyExact,
+	(_c, obs) => toolAnswersSafe(obs.executions), // 11 (run-tool.ts)
 ];
 
 export function check(c: Case, obs: Observation, origins: Origins): Violation[] {
@@ -528,6 +531,8 @@ export function classOf(v: Violation): string {
 			return 'the whole-account read';
 		case 10:
 			return 'Get Many missing or repeating records';
+		case 11:
+			return 'a tool answer unbounded or holding a secret';
 		default:
 			if (/did not run: HTTP 401|401/.test(v.detail)) return 'the registration rolled back';
 			if (/duplicate|and ran \d+ time/.test(v.detail)) return 'a timely delivery that did not run';

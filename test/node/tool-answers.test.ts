@@ -212,7 +212,10 @@ describe('figure: characters of the tool’s answer', () => {
 		const size = async (parameters: INodeParameters, args: IDataObject, output?: string) =>
 			(
 				await call({
-					parameters: output ? { ...parameters, options: { output } } : parameters,
+					// Before: the Output modes without the answer's bound (as before it existed)
+					parameters: output
+						? { ...parameters, options: { output }, answerBound: 1e9 }
+						: parameters,
 					args,
 				})
 			).text.length;

@@ -93,10 +93,9 @@ describe('§3 changes of the account are off unless the builder allows them', ()
 				expect.objectContaining({
 					name: 'Chat hook',
 					url: 'https://hooks.example.com/chat',
-					withheld: ['secret'],
+					secret: '[withheld]',
 				}),
 			);
-			expect(answer).not.toHaveProperty('secret');
 			expect(result.text).not.toMatch(/whsec_|token=abc/);
 			expect(await webhookNames()).toEqual(['Chat hook']);
 		},
@@ -121,7 +120,8 @@ describe('§3 changes of the account are off unless the builder allows them', ()
 				env,
 			});
 			expect(list.json).toEqual([
-				expect.objectContaining({ url: `http://127.0.0.1:${port}/hook` }),
+				// The receiver shares the service's host here: a model is never told it.
+				expect.objectContaining({ url: `http://[withheld]:${port}/hook` }),
 			]);
 			const logs = await callTool({
 				path,
@@ -131,7 +131,7 @@ describe('§3 changes of the account are off unless the builder allows them', ()
 			});
 			expect(logs.json).toEqual([
 				expect.objectContaining({
-					logs: [expect.objectContaining({ url: `http://127.0.0.1:${port}/hook` })],
+					logs: [expect.objectContaining({ url: `http://[withheld]:${port}/hook` })],
 				}),
 			]);
 			for (const text of [list.text, logs.text]) expect(text).not.toMatch(/s3cr3t-seal|\?/);

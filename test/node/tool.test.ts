@@ -7,7 +7,10 @@
  */
 import { NodeHelpers, type INode, type INodeType } from 'n8n-workflow';
 
-import { TOOL_DESCRIPTIONS } from '../../nodes/DocumentScanning/actions/tool.descriptions';
+import {
+	ANSWER_NOTE,
+	TOOL_DESCRIPTIONS,
+} from '../../nodes/DocumentScanning/actions/tool.descriptions';
 import { toolText } from '../../nodes/DocumentScanning/execution/items';
 import { ACTION_NODE_TYPE, ACTION_TOOL_TYPE, loadPackage } from '../support/package';
 import { runNode } from '../support/run-node';
@@ -80,7 +83,7 @@ describe('what the model reads about each operation', () => {
 				args: {},
 				env: sb.env(),
 			});
-			const text = TOOL_DESCRIPTIONS[resource as 'scan'][operation];
+			const text = `${TOOL_DESCRIPTIONS[resource as 'scan'][operation]}${ANSWER_NOTE}`;
 			expect(result.offered?.description).toBe(text);
 			expect(text.length).toBeGreaterThan(120);
 			expect(text.length).toBeLessThan(1024);
@@ -212,7 +215,7 @@ describe('§5 a failed call is a failure to every client, with the same actionab
 				env,
 			});
 			expect(result.text).toMatch(/Could not reach the Document Scanning API/);
-			expect(result.text).not.toMatch(/127\.0\.0\.1|http:\/\/|:9\b/);
+			expect(result.text).not.toMatch(/127\.0\.0\.1|http:\/\/|:9\b|withheld/);
 			expect(result.isError).toBe(path === 'mcp');
 		},
 	);

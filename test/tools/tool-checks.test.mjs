@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
 	agentFailure,
+	boundProblems,
 	failureProblems,
 	listedStatuses,
 	listProblems,
@@ -132,4 +133,18 @@ test('failureProblems: an error reported as success, without its wording, or nam
 		'the failure is reported as success',
 		'the text lacks /Not found/: [{"scan_id":9}]',
 	]);
+});
+
+test('boundProblems: an answer above the bound, or a cut that does not say what it left out', () => {
+	const cut = JSON.stringify([{ ...scans[0], note: 'Lorem… (9000 more characters not shown)' }]);
+	assert.deepEqual(boundProblems(cut), []);
+	assert.deepEqual(boundProblems(JSON.stringify([{ not_shown: { results: 3 } }])), []);
+	assert.match(boundProblems('x'.repeat(20_001))[0], /20001 characters, above 20000/);
+	assert.match(boundProblems(JSON.stringify(scans))[0], /nothing says what was left out/);
+});
+
+test('unkeptPromises: the note on the answer’s bound promises nothing of its own', () => {
+	const note =
+		' Answers stop at 20,000 characters: texts, lists, results cut, not_shown says what.';
+	assert.deepEqual(unkeptPromises(`Returns scan_id.${note}`, [scans]), []);
 });

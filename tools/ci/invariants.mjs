@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run invariants -- [--runs N] [--seed S] [--budget SECONDS] [--kinds upload,getMany,poll,webhook]
+// `npm run invariants -- [--runs N] [--seed S] [--budget SECONDS] [--kinds upload,getMany,poll,webhook,tool]
 //                        [--path P] [--survey] [--verbose]`
 //
 // Runs the invariant generator (test/invariants/) alone, longer than `npm test` does, or replays
@@ -28,7 +28,7 @@ for (let i = 0; i < args.length; i++) {
 	const arg = args[i];
 	if (arg === '--help' || arg === '-h') {
 		console.log(
-			'npm run invariants -- [--runs N] [--seed S] [--budget SECONDS] [--kinds upload,getMany,poll,webhook] [--path P] [--survey] [--verbose]',
+			'npm run invariants -- [--runs N] [--seed S] [--budget SECONDS] [--kinds upload,getMany,poll,webhook,tool] [--path P] [--survey] [--verbose]',
 		);
 		process.exit(0);
 	}

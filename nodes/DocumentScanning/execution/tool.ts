@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isPlainObject } from '../../shared/transport';
-import { errorItem } from './items';
+import { CREDENTIAL_TYPE, isPlainObject } from '../../shared/transport';
+import { errorItem, toItems } from './items';
+import { ANSWER_BOUND, boundAnswer } from './toolAnswer';
 
 /**
  * The node as an AI tool: n8n's second form of a `usableAsTool` node (`…documentScanningTool`),
@@ -43,7 +44,8 @@ function refuseAsTool(ctx: IExecuteFunctions, resource: string, operation: strin
 /**
  * One call as a tool. A failure is thrown (n8n's MCP Server Trigger answers `isError`), but in an
  * AI Agent's engine request (`rewireOutputLogTo`), where n8n 1.x would fail the whole execution
- * and 2.x drop the description, it is the answer `[{ error, description }]`.
+ * and 2.x drop the description, it is the answer `[{ error, description }]`. Answers and errors
+ * are redacted (`withoutSecrets`); an answer is then bounded (toolAnswer.ts).
  */
 export async function toolCall(
 	ctx: IExecuteFunctions,
@@ -52,32 +54,59 @@ export async function toolCall(
 	run: () => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
 	let items: INodeExecutionData[];
+	const known = await credentialSecrets(ctx);
+	const safe = (json: IDataObject) => withoutSecrets(json, known);
 	try {
 		refuseAsTool(ctx, resource, operation);
 		items = await run();
 	} catch (error) {
-		const answer = errorItem(error, 0, true);
-		if (ctx.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool) return [answer];
-		const { error: message, description } = answer.json as { error: string; description?: string };
+		const answer = safe(errorItem(error, 0, true).json);
+		if (ctx.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool) return toItems([answer], 0);
+		const { error: message, description } = answer as { error: string; description?: string };
 		const failure = new NodeOperationError(ctx.getNode(), message, { description });
 		// Set after n8n's constructor (it swaps a text naming an error code), with the description
 		failure.message = description ? `${message}\n\nDetails: ${description}` : message; // 2.x queue mode drops it
 		throw failure;
 	}
-	if (resource !== 'webhook') return items;
-	return items.map((item) => ({ ...item, json: withoutSecrets(item.json) }));
+	const answers = items.map((item) => safe(item.json));
+	const bound = Number(ctx.getNode().parameters.answerBound) || ANSWER_BOUND;
+	return toItems(boundAnswer(answers, bound), 0);
 }
 
-/** A record without fields named like a secret (`withheld` names them), URLs without query. */
-function withoutSecrets(json: IDataObject): IDataObject {
-	const withheld = Object.keys(json).filter((key) => /secret|signature|token|password/i.test(key));
-	const safe: IDataObject = withheld.length > 0 ? { withheld } : {};
-	for (const [key, value] of Object.entries(json)) {
-		if (withheld.includes(key)) continue;
-		if (key === 'url' && typeof value === 'string') safe[key] = value.replace(/[?#].*$/, '');
-		else if (Array.isArray(value))
-			safe[key] = value.map((entry) => (isPlainObject(entry) ? withoutSecrets(entry) : entry));
-		else safe[key] = value;
-	}
-	return safe;
+/** A field whose value is a secret, whatever it holds (`secret`, `signing_key`, `api_token`, …). */
+const SECRET = /secret|password|token|api_?key|signing|credential/i;
+/** A URL: scheme (1), `user:password@`, address (2), query and fragment. */
+const URL_PARTS = /\b([a-z][\w+.-]*:\/\/)(?:[^\s/?#@]*@)?([^\s?#"'<>]*)(?:[?#][^\s"'<>]*)?/gi;
+
+/** The API key and the Base URL's host, with and without its port (none without a credential). */
+async function credentialSecrets(ctx: IExecuteFunctions): Promise<string[]> {
+	const saved = await ctx.getCredentials(CREDENTIAL_TYPE).catch(() => undefined);
+	const base = String(saved?.baseUrl).trim();
+	const url = URL.canParse(base) ? new URL(base) : undefined;
+	return [String(saved?.apiKey ?? ''), url?.host ?? '', url?.hostname ?? ''];
+}
+
+const walk = (value: unknown, key: string, leaf: (v: unknown, k: string) => unknown): unknown => {
+	if (Array.isArray(value)) return value.map((entry) => walk(entry, key, leaf));
+	if (!isPlainObject(value)) return leaf(value, key);
+	const under = (k: string) => (SECRET.test(key) ? key : k); // all of a secret is secret
+	return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, under(k), leaf)]));
+};
+
+/**
+ * What a model may read, at any depth: a field named like a secret, its value and `known` read
+ * `[withheld]` wherever they appear; URLs lose `user:password@`, query and fragment.
+ */
+export function withoutSecrets(json: IDataObject, known: string[] = []): IDataObject {
+	const values = [...known]; // and every value under a secret's name, at any depth
+	walk(json, '', (v, k) => SECRET.test(k) && typeof v === 'string' && values.push(v));
+	const escaped = values
+		.filter((v) => v.length >= 4)
+		.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+	const found = new RegExp(escaped.sort((a, b) => b.length - a.length).join('|') || '$^', 'gi');
+	return walk(json, '', (v, k) => {
+		if (SECRET.test(k) && v !== null && v !== undefined) return '[withheld]';
+		if (typeof v !== 'string') return v;
+		return v.replace(found, '[withheld]').replace(URL_PARTS, '$1$2');
+	}) as IDataObject;
 }

@@ -1,5 +1,7 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import { isPlainObject, unwrapRecord } from './envelopes';
 
 /**
  * The Base URL of the credential: the checks made before every request, and the wording of
@@ -10,7 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
  * rules through `baseUrlTestExpression`, built from the one list below.
  */
 
-const EXAMPLE = 'https://scan.example.com/api/v1';
+export const EXAMPLE = 'https://scan.example.com/api/v1';
 
 interface BaseUrlRule {
 	/** Matches a (trimmed) Base URL that breaks the rule, or (`negate`) one that keeps it. */
@@ -90,21 +92,8 @@ export function normalizeBaseUrl(node: INode, raw: unknown): string {
  * are JSON of the form {"error": <string>}"), bare or in a `data` envelope.
  */
 export function isApiErrorBody(body: unknown): boolean {
-	let value = body;
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch {
-			return false;
-		}
-	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-	const record = value as IDataObject;
-	if (typeof record.error === 'string') return true;
-	const inner = record.data;
-	return (
-		typeof inner === 'object' && inner !== null && typeof (inner as IDataObject).error === 'string'
-	);
+	const bare = isPlainObject(body) && typeof body.error === 'string';
+	return bare || typeof unwrapRecord(body).error === 'string';
 }
 
 /** Wording of a 404 whose body is not the API's JSON: the request never reached the API. */

@@ -6,6 +6,9 @@ export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Whether a body is JSON (or empty), not a page: `unwrapRecord` keeps a page as its `message`. */
+export const isJsonBody = (body: unknown) => unwrapRecord(body).message !== body;
+
 /** A single record comes bare or as `{ data: {...} }`. */
 export function unwrapRecord(body: unknown): IDataObject {
 	if (isPlainObject(body)) {
@@ -34,13 +37,8 @@ export interface ListPage {
  */
 export function unwrapList(body: unknown): ListPage {
 	if (Array.isArray(body)) return { items: body as IDataObject[] };
-	if (typeof body === 'string' && body.trim() !== '') {
-		try {
-			return unwrapList(JSON.parse(body));
-		} catch {
-			return { items: [] };
-		}
-	}
+	if (typeof body === 'string' && isJsonBody(body) && body.trim())
+		return unwrapList(JSON.parse(body));
 	if (isPlainObject(body)) {
 		const inner = body.data;
 		if (Array.isArray(inner)) {

@@ -1,8 +1,8 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { isApiErrorBody, WRONG_PREFIX_404 } from './baseUrl';
-import { isPlainObject, unwrapRecord } from './envelopes';
+import { EXAMPLE, isApiErrorBody, WRONG_PREFIX_404 } from './baseUrl';
+import { isJsonBody, isPlainObject, unwrapRecord } from './envelopes';
 import { errorCode, errorText, retryAfterSeconds } from './errors';
 import type { ApiContext, ApiRequest, ApiResponse } from './types';
 
@@ -157,18 +157,30 @@ export function credentialTestRules() {
 	];
 }
 
+/**
+ * The error of an answer that is not 2xx, or is a page (a 2xx that is not JSON). A page (a web
+ * app's, a proxy's) is never repeated; below 500 (but a 404: WRONG_PREFIX_404) it is worded as one.
+ */
 export function apiError(
 	ctx: ApiContext,
 	response: ApiResponse,
 	request: ApiRequest,
 ): NodeApiError {
+	const { statusCode: status } = response;
 	const apiBody = isApiErrorBody(response.body);
-	// A 404 page that is not the API's (e.g. HTML from the web server) is not repeated.
-	const body = apiBody || response.statusCode !== 404 ? unwrapErrorBody(response.body) : {};
-	const { message, description } = wordingFor(response.statusCode, body, response.headers, apiBody);
+	const json = isJsonBody(response.body);
+	const page = !json && status !== 404 && status < 500;
+	const body = apiBody || (json && status !== 404) ? unwrapErrorBody(response.body) : {};
+	const done = status < 300 && request.method !== 'GET'; // a 2xx: the request may have been done
+	const { message, description } = page
+		? {
+				message: `The service answered HTTP ${status} with a page that is not the API’s JSON`,
+				description: `The page is not repeated here. Check that the Base URL of the credential ends in the API's version prefix (e.g. ${EXAMPLE}) and that no proxy answers for the service.${done ? ' The request may have been done: check before repeating it.' : ''}`,
+			}
+		: wordingFor(status, body, response.headers, apiBody);
 	// Only the status and the server's own error fields: never request headers or options.
 	const safeBody: JsonObject = {
-		httpCode: String(response.statusCode),
+		httpCode: String(status),
 		error: (body.error as string) ?? null,
 		message: (body.message as string) ?? null,
 	};
@@ -176,10 +188,11 @@ export function apiError(
 	const error = new NodeApiError(ctx.getNode(), safeBody, {
 		message: `${message}${forItem(request.itemIndex)}`,
 		description,
-		httpCode: String(response.statusCode),
+		httpCode: String(status),
 		itemIndex: request.itemIndex,
 	});
 	error.context.request = `${request.method} ${request.path}`;
+	if (done) error.context.outcomeUnknown = true;
 	return error;
 }
 
@@ -196,7 +209,8 @@ export function networkError(
 ): NodeApiError {
 	const code = errorCode(error);
 	// An AI model (the node's tool form) is not told where the service is.
-	const at = ctx.getNode().type.endsWith('Tool') ? '' : ` at ${safeHost(baseURL)}`;
+	const origin = URL.canParse(baseURL) ? new URL(baseURL).origin : 'the configured Base URL';
+	const at = ctx.getNode().type.endsWith('Tool') ? '' : ` at ${origin}`;
 	const timedOut =
 		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(errorText(error));
 	const message = timedOut
@@ -218,15 +232,6 @@ export function networkError(
 	if (code) apiErr.context.code = code;
 	apiErr.context.request = `${request.method} ${request.path}`;
 	return apiErr;
-}
-
-function safeHost(baseURL: string): string {
-	try {
-		const url = new URL(baseURL);
-		return `${url.protocol}//${url.host}`;
-	} catch {
-		return 'the configured Base URL';
-	}
 }
 
 /**

@@ -4,7 +4,7 @@ import { pauseWithin } from '../pause';
 import { isStreamBody, withBody } from './streamBody';
 import { MAX_REDIRECTS, redirectOf } from './redirects';
 import { normalizeBaseUrl } from './baseUrl';
-import { unwrapList, unwrapRecord } from './envelopes';
+import { isJsonBody, unwrapList, unwrapRecord } from './envelopes';
 import { isTransientNetworkError, retryAfterSeconds } from './errors';
 import { apiError, networkError, redirectError } from './errorWording';
 import type { ExecutionCredential } from '../pace';
@@ -103,6 +103,9 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 
 		const { statusCode } = response;
 		slot?.done({ kind: paceKind(request), ms: Date.now() - began, status: statusCode });
+		// A 2xx page (a web app's, a proxy's) is never data: an error, without its text.
+		if (statusCode >= 200 && statusCode < 300 && !isJsonBody(response.body))
+			throw apiError(this, response, request);
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;
 

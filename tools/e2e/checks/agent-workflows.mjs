@@ -10,8 +10,16 @@ import { restOf, sleep } from './support.mjs';
 /** The texts the package gives the model for each operation (dist/, as packed and installed). */
 export function shippedToolDescriptions() {
 	const require = createRequire(import.meta.url);
-	return require(path.join(ROOT, 'dist/nodes/DocumentScanning/actions/tool.descriptions.js'))
-		.TOOL_DESCRIPTIONS;
+	const { ANSWER_NOTE, TOOL_DESCRIPTIONS } = require(
+		path.join(ROOT, 'dist/nodes/DocumentScanning/actions/tool.descriptions.js'),
+	);
+	// Each text ends with the note on the answer's bound (what n8n's tool form saves by default).
+	return Object.fromEntries(
+		Object.entries(TOOL_DESCRIPTIONS).map(([resource, texts]) => [
+			resource,
+			Object.fromEntries(Object.entries(texts).map(([op, text]) => [op, `${text}${ANSWER_NOTE}`])),
+		]),
+	);
 }
 
 /**
@@ -101,12 +109,14 @@ export const TOOLS = {
 		operation: 'get',
 		scanId: SCAN_ID_FROM_AI,
 		options: { output: 'fields' },
+		answerBound: 100_000_000, // the answer as before the bound (issue 40)
 	},
 	'List scans fields': {
 		resource: 'scan',
 		operation: 'getAll',
 		limit: LIMIT,
 		options: { output: 'fields' },
+		answerBound: 100_000_000, // the answer as before the bound (issue 40)
 	},
 };
 

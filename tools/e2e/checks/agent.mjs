@@ -15,6 +15,8 @@
 //   - §3: no signing secret and no URL query reaches the model; webhook changes are refused unless
 //     allowed; a Document Scanning Trigger's webhook is never deleted;
 //   - §4: Upload is refused, a PDF attached in the chat included, and nothing is uploaded;
+//   - issue 40: an oversized scan comes back within the answer's bound, saying what it left out;
+//     a non-JSON answer (a web app's 200 HTML page) is the model's { error }, without the page;
 //   - a streaming chat asks the model for a stream and streams the answer.
 import { restOf, sandboxOf, unwrap, waitFor } from './support.mjs';
 import {
@@ -30,6 +32,7 @@ import {
 } from './agent-workflows.mjs';
 import {
 	agentFailure,
+	boundProblems,
 	failureProblems,
 	listProblems,
 	schemaProblems,
@@ -75,6 +78,7 @@ export async function checkAgent(ctx) {
 		const offered = await callsAndLists(ctx, async (m, f) => record(await run(m, f)));
 		await compactAnswers(ctx, async (m) => record(await run(m)));
 		await failingCalls(ctx, run, offline);
+		await boundsAndPages(ctx, async (m) => record(await run(m)));
 		await safety(ctx, async (m) => record(await run(m)));
 		await uploadTool(ctx, run);
 		promisesKept(ctx, offered, answers);
@@ -307,6 +311,53 @@ async function failingCalls(ctx, run, offline) {
 	}
 }
 
+/** Issue 40: the answer's bound on an oversized scan, and a web app's page as an error. */
+async function boundsAndPages(ctx, run) {
+	const sandbox = sandboxOf(ctx);
+	const [scanId] = await sandbox.seedScans({
+		count: 1,
+		template_id: 3,
+		extracted_data: {
+			status: 'paid', // the invoice's own: under extracted_fields
+			page_text: 'Lorem ipsum dolor sit amet. '.repeat(7143),
+			summary: { rows: Array.from({ length: 10_000 }, (_, i) => ({ position: i + 1 })) },
+		},
+	});
+	const big = await run(
+		`call ${toolName('Read scan')} {"scanId": ${scanId}}\ncall ${toolName('List scans')} {"limit": 1, "status": "", "templateId": ""}`,
+	);
+	const content = resultOf(big, 'Read scan') ?? '';
+	const bound = boundProblems(content);
+	ctx.check(
+		'AI Agent: an oversized scan comes back within the answer’s bound, saying what it left out',
+		bound.length === 0 && parse(content)?.[0]?.scan_id === scanId && big.status === 'success',
+		`execution ${big.status}; ${bound.join('; ') || `${content.length} characters`}`,
+	);
+	await sandbox.control('POST', '/faults', {
+		method: 'GET',
+		path: '^/account$',
+		kind: 'status',
+		status: 200,
+		page: true,
+		times: 5,
+	});
+	try {
+		const turn = await run(`call ${toolName('Account balance')} {}`);
+		const problems = failureProblems(
+			agentFailure(resultOf(turn, 'Account balance')),
+			/page that is not the API’s JSON.*version prefix/s,
+			[new URL(ctx.sandboxBaseUrl).host, 'nginx', '<html'],
+		);
+		ctx.check(
+			'AI Agent: a non-JSON answer (a web app’s 200 HTML page) is the model’s { error }, worded without the page',
+			problems.length === 0 && turn.status === 'success',
+			`execution ${turn.status}; ${problems.join('; ') || resultOf(turn, 'Account balance')?.slice(0, 200)}`,
+		);
+	} finally {
+		await sandbox.control('DELETE', '/faults');
+	}
+}
+
 async function safety(ctx, run) {
 	const sandbox = sandboxOf(ctx);
 	const hooks = async () => unwrap((await sandbox.api('/webhooks')).body) ?? [];
@@ -348,7 +399,7 @@ async function safety(ctx, run) {
 	ctx.check(
 		'AI Agent: allowed, Create answers the webhook without its signing secret; no secret or URL query reaches the model',
 		typeof made?.id === 'number' &&
-			made?.withheld?.includes('secret') &&
+			made?.secret === '[withheld]' &&
 			secrets.length === 0 &&
 			created.status === 'success',
 		secrets.join('; ') ||

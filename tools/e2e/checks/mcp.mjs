@@ -8,7 +8,10 @@
 //     answers have (§1, §2);
 //   - a failed call is `isError` with our wording and what to do, without an internal address: an
 //     unknown scan, a Limit above 50, an upload, the deletion of a trigger's webhook (§5, §1, §4, §3);
-//   - no signing secret and no URL query reaches the client (§3).
+//   - no signing secret and no URL query reaches the client (§3);
+//   - issue 40: an oversized scan (a 200 kB text, a 10,000-row table in an object) comes back
+//     within the answer's bound, saying what it left out; a non-JSON answer (a web app's 200 HTML
+//     page) is `isError`, worded without the page.
 // Queue mode runs the same checks against the webhook process (queue/mcp.mjs).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -16,6 +19,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { sandboxOf, sleep, unwrap } from './support.mjs';
 import { createActive, toolName, toolNode, TOOL_SCHEMAS, TOOLS } from './agent-workflows.mjs';
 import {
+	boundProblems,
 	failureProblems,
 	listProblems,
 	schemaProblems,
@@ -93,6 +97,15 @@ export async function checkMcpClient(ctx, url, label) {
 		count: 1,
 		template_id: 3,
 		extracted_data: { invoice_number: 'INV-12', line_items: rows },
+	});
+	const [oversized] = await sandbox.seedScans({
+		count: 1,
+		template_id: 3,
+		extracted_data: {
+			status: 'paid', // the invoice's own: under extracted_fields
+			page_text: 'Lorem ipsum dolor sit amet. '.repeat(7143),
+			summary: { rows: Array.from({ length: 10_000 }, (_, i) => ({ position: i + 1 })) },
+		},
 	});
 	const internal = [new URL(ctx.sandboxBaseUrl).host];
 	for (const [transport, make] of Object.entries(TRANSPORTS)) {
@@ -191,6 +204,35 @@ export async function checkMcpClient(ctx, url, label) {
 				);
 			}
 
+			const big = await call('Read scan', { scanId: oversized });
+			const bound = boundProblems(text(big));
+			ctx.check(
+				name('an oversized scan comes back within the answer’s bound, saying what it left out'),
+				!big.isError && bound.length === 0 && parse(text(big))?.[0]?.scan_id === oversized,
+				bound.join('; ') || `${text(big).length} characters: ${text(big).slice(0, 160)}`,
+			);
+			await sandbox.control('POST', '/faults', {
+				method: 'GET',
+				path: '^/account$',
+				kind: 'status',
+				status: 200,
+				page: true,
+				times: 5,
+			});
+			const page = await call('Account balance', {}).finally(
+				async () => await sandbox.control('DELETE', '/faults'),
+			);
+			const paged = failureProblems(page, /page that is not the API’s JSON.*version prefix/s, [
+				...internal,
+				'nginx',
+				'<html',
+			]);
+			ctx.check(
+				name('a non-JSON answer (a web app’s 200 HTML page) is isError, worded without the page'),
+				paged.length === 0,
+				paged.join('; ') || text(page).slice(0, 200),
+			);
+
 			const hooks = async () => unwrap((await sandbox.api('/webhooks')).body) ?? [];
 			const trigger = unwrap(
 				(
@@ -223,7 +265,7 @@ export async function checkMcpClient(ctx, url, label) {
 					'no signing secret or URL query reaches the client; a Document Scanning Trigger’s webhook is not deleted',
 				),
 				!made.isError &&
-					parse(text(made))?.[0]?.withheld?.includes('secret') &&
+					parse(text(made))?.[0]?.secret === '[withheld]' &&
 					secrets.length === 0 &&
 					refusal.length === 0 &&
 					left.some((h) => h.id === trigger.id),
@@ -233,7 +275,7 @@ export async function checkMcpClient(ctx, url, label) {
 			for (const hook of left) await sandbox.api(`/webhooks/${hook.id}`, { method: 'DELETE' });
 
 			const answers = new Map([
-				['Read scan', [read, ...others].map((r) => parse(text(r)))],
+				['Read scan', [read, ...others, big].map((r) => parse(text(r)))],
 				['List scans', [parse(text(list)), parse(text(everything))]],
 				['Account balance', [parse(text(balance))]],
 				['Webhooks', [parse(text(listedHooks))]],

@@ -16,15 +16,19 @@ function keysOf(value, keys = new Set()) {
 }
 
 /**
- * The fields a tool's description names (snake_case, but the statuses it lists) that none of its
- * answers carries.
+ * The fields a tool's description names (snake_case, but the statuses it lists and the note on
+ * the answer's bound) that none of its answers carries.
  * @param {string} description
  * @param {unknown[]} answers parsed answers of the tool
  */
 export function unkeptPromises(description, answers) {
 	const keys = keysOf(answers);
 	const statuses = listedStatuses(description);
-	const named = String(description).match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? [];
+	// The note every description ends with (the answer's bound) names not_shown for any answer.
+	const named =
+		String(description)
+			.replace(/ Answers stop at .*$/s, '')
+			.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? [];
 	return [...new Set(named)]
 		.filter((field) => !statuses.includes(field) && !keys.has(field))
 		.map((field) => `promises ${field}, which no answer has`);
@@ -131,4 +135,19 @@ export function agentFailure(content) {
 		isError: failed,
 		content: [{ text: failed ? `${item.error}\n\n${item.description}` : String(content) }],
 	};
+}
+
+/**
+ * Why a tool's answer is not bounded as the node promises: longer than `bound` characters, or a
+ * cut that does not say what it left out (`not_shown`, or a text's "… (N more characters not shown)").
+ * @param {string} text the answer the model or MCP client got
+ * @param {number} [bound]
+ */
+export function boundProblems(text, bound = 20_000) {
+	const problems = [];
+	if (String(text).length > bound)
+		problems.push(`${String(text).length} characters, above ${bound}`);
+	if (!/not_shown|more characters not shown/.test(String(text)))
+		problems.push(`nothing says what was left out: ${String(text).slice(0, 120)}`);
+	return problems;
 }

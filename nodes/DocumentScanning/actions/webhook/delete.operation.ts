@@ -9,6 +9,14 @@ import { webhookIdOf, webhookIdProperty } from './shared';
 
 const properties: INodeProperties[] = [webhookIdProperty, optionsCollection()];
 
+/** Named `n8n: …` in any case, spacing or form (`\u00a0N8N:`, `Ｎ８Ｎ：`), or sending to an n8n trigger's URL. */
+const isTriggers = (hook?: { name?: unknown; url?: unknown }) =>
+	/^n8n:/i.test(
+		String(hook?.name)
+			.normalize('NFKC')
+			.replace(/[\s\p{Cf}]/gu, ''),
+	) || /^[a-z][\w+.-]*:\/\/[^/?#]*\/([^?#]*\/)?webhook(-test)?\//i.test(String(hook?.url));
+
 const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
@@ -20,11 +28,11 @@ export async function execute(
 	const webhookId = webhookIdOf(this, itemIndex);
 	if (runsAsTool(this.getNode())) {
 		const list = await apiRequestList.call(this, { method: 'GET', path: '/webhooks', itemIndex });
-		const owned = list.find((w) => Number(w.id) === webhookId && /^n8n: /.test(String(w.name)));
-		if (owned)
+		const hook = list.find((w) => Number(w.id) === webhookId);
+		if (isTriggers(hook))
 			throw refusal(
 				this,
-				`Webhook ${webhookId} ("${String(owned.name)}") belongs to a Document Scanning Trigger: deleting it would stop that trigger without a word`,
+				`Webhook ${webhookId} ("${String(hook?.name)}") belongs to a Document Scanning Trigger or another n8n trigger: deleting it would stop that trigger without a word`,
 				'Nothing was deleted. To stop the trigger, deactivate its workflow in n8n, which deletes the webhook.',
 			);
 	}
