@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { ANSWER_BOUND } from '../../nodes/DocumentScanning/execution/toolAnswer';
+import { ANSWER_BOUND } from '../../nodes/DocumentScanning/execution/tool';
 import { DEFAULT_API_KEY } from '../../sandbox/server';
 import { api } from '../support/sandbox-api';
 import { callTool, type ToolCallResult, type ToolPath } from '../support/tool-call';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { DocumentScanningType } from './node.type';
-import { ANSWER_BOUND } from '../execution/toolAnswer';
+import { ANSWER_BOUND } from '../execution/tool';
 
 /**
  * What a model reads about each operation as an AI tool (n8n sends the `toolDescription` of the
