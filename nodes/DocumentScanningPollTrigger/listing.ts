@@ -147,13 +147,28 @@ export async function observe(
 		pending: state.pending,
 		singles: MAX_SINGLE_FETCHES,
 	});
-	const listing = await readScans(ctx, (items) => plan.stopAfter(items), MAX_PAGES);
-	const scans = listing.scans;
+	const { scans, topId, listed, pageIgnored } = await readScans(ctx, plan.stopAfter, MAX_PAGES);
 
 	const gone = new Set<number>();
 	const fetched: number[] = [];
 	const failed = new Map<number, string>();
 	const whole = new Set<number>();
+	/** One scan by ID into `scans`; undefined for a 404. A failure strikes the scan (`failed`). */
+	const read = async (id: number): Promise<IDataObject | undefined | null> => {
+		const answer = await fetchOne(ctx, id);
+		if ('failure' in answer) {
+			// 401, 403 and 429 concern the whole account, not this scan: the poll fails as a listing would.
+			if (ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0)) throw answer.failure;
+			const { failure } = answer;
+			failed.set(id, failure instanceof Error ? failure.message : String(failure));
+			return null;
+		}
+		if (answer.scan !== undefined) {
+			scans.set(id, answer.scan);
+			whole.add(id);
+		}
+		return answer.scan;
+	};
 	const pending = new Set(state.pending);
 	const brief = [...scans.entries()]
 		.filter(([, scan]) => isFinal(scan) && !isFullScan(scan) && accept(scan))
@@ -162,47 +177,15 @@ export async function observe(
 		.filter((id) => isFollowDue(state, id, now))
 		.sort((a, b) => a - b)
 		.slice(0, MAX_WHOLE_READS);
-	for (const id of brief) {
-		const answer = await fetchOne(ctx, id);
-		if ('failure' in answer && ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0))
-			throw answer.failure;
-		// A failed read strikes like a followed scan's (back-off, then given up with a warning).
-		if ('failure' in answer) failed.set(id, String((answer.failure as Error).message));
-		if ('scan' in answer && answer.scan !== undefined) {
-			scans.set(id, answer.scan);
-			whole.add(id);
-		}
-	}
+	for (const id of brief) await read(id);
 	for (const id of state.pending) {
 		if (scans.has(id)) continue;
 		if (fetched.length >= MAX_SINGLE_FETCHES) break;
 		if (!isFollowDue(state, id, now)) continue;
 		fetched.push(id);
-		const answer = await fetchOne(ctx, id);
-		if ('failure' in answer) {
-			// 401, 403 and 429 concern the whole account, not this scan: the poll fails as a listing would.
-			if (ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0)) throw answer.failure;
-			failed.set(
-				id,
-				answer.failure instanceof Error ? answer.failure.message : String(answer.failure),
-			);
-		} else if (answer.scan === undefined) {
-			gone.add(id);
-		} else {
-			scans.set(id, answer.scan);
-			whole.add(id);
-		}
+		if ((await read(id)) === undefined) gone.add(id);
 	}
-	return {
-		scans,
-		topId: listing.topId,
-		listed: listing.listed,
-		pageIgnored: listing.pageIgnored,
-		gone,
-		fetched,
-		failed,
-		whole,
-	};
+	return { scans, topId, listed, pageIgnored, gone, fetched, failed, whole };
 }
 
 /** The scan as GET /scans/{id} gives it, unless the listed record has every field already. */

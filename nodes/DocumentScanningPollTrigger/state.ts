@@ -6,28 +6,22 @@ import { FINAL_STATUSES } from '../shared/scans/status';
  * The poll trigger's memory, kept in the workflow's static data (node scope) and nowhere
  * else: n8n may run a poll in another process than the previous one.
  *
- * - `horizon`: the highest scan ID a successful poll has listed. Every scan with an ID up to
- *   it was listed at least once (or existed before the first activation), except the IDs in
- *   `unseen`.
- * - `unseen`: ID ranges up to the horizon that no poll has listed yet (a scan may become
- *   visible after a newer one: parallel uploads). Later polls look for them for a while
- *   (unseen.ts: the window); one that appears is new.
+ * - `horizon`: the highest scan ID a successful poll has listed. Every scan up to it was listed
+ *   at least once (or existed before the first activation), except the IDs in `unseen`.
+ * - `unseen`: ID ranges up to the horizon no poll has listed yet (parallel uploads), looked
+ *   for a while (unseen.ts: the window); one that appears is new.
  * - `pending`: IDs seen unfinished (uploaded, processing, or a status the API does not list).
  * - `emitted`: the most recently emitted IDs, a bounded guard against emitting twice.
- * - `stuck`: pending IDs whose own GET failed, or whose status is one the API does not list:
- *   strikes in a row, when to look again (back-off), and since when. After STUCK_MAX_FAILURES
- *   the scan is given up (the caller logs it).
- * - `startId`: the horizon of the first activation. Scans up to it are history: one found
+ * - `stuck`: strikes of pending IDs (a failed GET, an unlisted status), given up after
+ *   STUCK_MAX_FAILURES (the caller logs it).
+ * - `startId`: the first activation's horizon. Scans up to it are history: one found
  *   unfinished but not followed there was left out on purpose (older than the look back).
  *
- * Version 2 added `unseen` and `startId`; a version 1 state reads as version 2 with no unseen
- * ranges and `startId` = its horizon (nothing below it is taken for a late scan).
- *
- * n8n saves static data only when a poll emits (and on activation / deactivation). The
- * state is built so that falling back to an older saved state is harmless: a poll that
- * emitted nothing only moved the horizon over scans that were unfinished (they come back
- * as new) or filtered out (filtered out again), so replaying from the older state emits
- * exactly what the lost polls would have emitted later.
+ * A version 1 state reads as version 2 with no unseen ranges and `startId` = its horizon.
+ * n8n saves static data only when a poll emits (and on activation / deactivation), so falling
+ * back to an older saved state must be harmless: a poll that emitted nothing only moved the
+ * horizon over scans that were unfinished (they come back as new) or filtered out (filtered
+ * out again), so replaying from the older state emits what the lost polls would have emitted.
  */
 export interface PollState {
 	version: 2;

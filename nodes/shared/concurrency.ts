@@ -1,7 +1,5 @@
-/** The one concurrency helper: tasks side by side, at most so many at once, results in order. */
-
 /**
- * Runs `task` for every index 0..count-1 with at most `concurrency` running at once and
+ * The one concurrency helper. Runs `task` for every index 0..count-1 with at most `concurrency` running at once and
  * returns the results in index order.
  *
  * When a task fails and `stopOnError` is set, no further task is started; the ones already

@@ -42,13 +42,10 @@ const has = (record: IDataObject, key: string) => Object.prototype.hasOwnPropert
 const quoted = (keys: string[]) => keys.map((key) => JSON.stringify(key)).join(' and ');
 
 /**
- * Where a reviewed table that sits under the other key than the extracted one goes: `{ from,
- * to }` (a reviewed key and the extracted key it replaces), nothing when the keys agree or
- * there is no such table, or a `conflict` when more than one table could be meant.
- *
- * The spec holds only single values and tables (lists of objects), so every list counts as a
- * table here, an empty one too (an extraction that found no rows, a review that removed them).
- * The table a service puts under `rows` is taken to be the same table on both sides.
+ * Where a reviewed table under the other key than the extracted one goes: `{ from, to }` (a
+ * reviewed key and the extracted key it replaces), nothing when the keys agree or there is no
+ * such table, or a `conflict` when more than one table could be meant. Every list counts as a
+ * table, an empty one too (the spec holds only single values and tables).
  * - Reviewed rows under `rows`, extracted ones under field keys: they replace the one
  *   extracted table whose field the review does not name.
  * - Extracted rows under `rows`, reviewed ones under field keys: the one reviewed table whose
@@ -97,8 +94,7 @@ export function mergeReviewedData(scan: IDataObject): MergedScanData {
 		});
 		reviewedFields.push(key);
 	}
-	if (crossed !== undefined && 'conflict' in crossed) {
+	if (crossed !== undefined && 'conflict' in crossed)
 		return { data, reviewedFields, tableConflict: crossed.conflict };
-	}
 	return { data, reviewedFields };
 }

@@ -30,10 +30,9 @@ export async function searchTemplates(
 ): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase();
 	const results = (await loadTemplates(this, true)).filter(
-		(entry) =>
-			!needle || entry.name.toLowerCase().includes(needle) || String(entry.value) === needle,
+		(entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle,
 	);
-	return { results: results.map(({ name, value }) => ({ name, value: String(value) })) };
+	return { results };
 }
 
 /**

@@ -57,14 +57,10 @@ export function withFingerprint(name: string, sha256: string): string {
 	const tail = `${MARKER}${fingerprint}${extension}`;
 	const room = Math.max(0, MAX_SENT_NAME_LENGTH - tail.length);
 	// Cut by code points, never inside a surrogate pair.
-	const kept = Array.from(stem);
-	let short = stem;
-	if (stem.length > room) {
-		short = '';
-		for (const char of kept) {
-			if (short.length + char.length > room) break;
-			short += char;
-		}
+	let short = '';
+	for (const char of stem) {
+		if (short.length + char.length > room) break;
+		short += char;
 	}
 	return `${short}${tail}`;
 }

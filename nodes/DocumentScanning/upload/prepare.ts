@@ -37,10 +37,8 @@ export function fingerprinted(
 	nodeVersion: number,
 ): boolean {
 	if (onDuplicate === 'returnExisting') return true;
-	return (
-		(storedName ?? (nodeVersion >= FINGERPRINT_BY_DEFAULT_FROM ? 'withFingerprint' : 'asIs')) ===
-		'withFingerprint'
-	);
+	if (storedName === undefined) return nodeVersion >= FINGERPRINT_BY_DEFAULT_FROM;
+	return storedName === 'withFingerprint';
 }
 
 /** The options whose values an expression may set to anything: only their own are taken. */
@@ -95,7 +93,7 @@ export async function prepareUpload(
 	const file = await checkUploadFile.call(ctx, itemIndex, property, {
 		hash: withProof || batchSize > 1,
 	});
-	const sha256 = file.sha256;
+	const { sha256 } = file;
 	return {
 		itemIndex,
 		templateId,

@@ -1,11 +1,9 @@
 /**
- * One page of GET /scans read on its own, each after the one before came back: the reads of
- * the upload path (the template's scans, the newest scans since a moment). Scans are never
- * deleted and never change template, so between two such reads scans can only be added (at the
- * top, or lower down when one becomes visible late): a scan moves down, never up, and a page
- * read after the one before it repeats scans but never hides one. The page ends the spec
- * leaves open are read by the shared rules (`fetchListPage`: a 404 or 422 after page 1 is a
- * page past the end; `classifyRepeat`: the last page served again, or page 1 for every page).
+ * One page of GET /scans read on its own, each after the one before came back (the upload
+ * path's reads). Scans are never deleted and never change template, so between two reads scans
+ * can only be added: a scan moves down, never up, and a page read after the one before it
+ * repeats scans but never hides one. Page ends follow the shared rules (`fetchListPage`,
+ * `classifyRepeat`).
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,14 +1,10 @@
 /**
  * What one execution knows of a template's scans, to find the scan that holds a file: indexed
  * by the content fingerprint in the stored name (the proof) and by the user's part of the name
- * (named in errors, never output). It grows three ways, each read only when an item needs it:
- * - the scans of the last hour the check before the first upload already read (`add`);
- * - the template's listing read from the top, one page after the other, only as long as some
- *   item still waits for its scan, and resumed from where it stopped when a later item needs
- *   more (`find`): a re-run pays for the pages down to the oldest scan it needs;
- * - the newest pages again when the knowledge is older than a 409 (`coverUntil`), for scans
- *   other clients made since.
- * Nothing is kept beyond the execution.
+ * (named in errors, never output). It grows from the hour's scans the check before the first
+ * upload read (`add`), from the template's listing read from the top only while some item waits
+ * for its scan, resumed where it stopped (`find`), and from the newest pages again when the
+ * knowledge is older than a 409 (`coverUntil`). Nothing is kept beyond the execution.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -125,11 +121,7 @@ export class TemplateScans {
 
 	/** The next page from the top, shared by every item waiting for it. */
 	private async readNext(ctx: IExecuteFunctions, request: ListingRequest): Promise<void> {
-		if (!this.reading) {
-			this.reading = this.readPage(ctx, request).finally(() => {
-				this.reading = undefined;
-			});
-		}
+		this.reading ??= this.readPage(ctx, request).finally(() => (this.reading = undefined));
 		await this.reading;
 	}
 
@@ -265,11 +257,8 @@ export class TemplateIndexes {
 	private readonly byTemplate = new Map<number, TemplateScans>();
 
 	of(templateId: number): TemplateScans {
-		let index = this.byTemplate.get(templateId);
-		if (!index) {
-			index = new TemplateScans(templateId);
-			this.byTemplate.set(templateId, index);
-		}
+		const index = this.byTemplate.get(templateId) ?? new TemplateScans(templateId);
+		this.byTemplate.set(templateId, index);
 		return index;
 	}
 
