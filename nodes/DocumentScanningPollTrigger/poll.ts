@@ -84,10 +84,7 @@ function pageIgnoredWords(listed: number): string {
 	return `${NAME}: GET /scans answered a page after page 1 with page 1's scans again: the service seems to ignore \`page\`, so only its newest scans could be listed (${listed} this time).`;
 }
 
-/**
- * A service that ignores `page` showed fewer scans than were made since the last poll: the poll
- * fails naming those it could not list, before it emits or commits anything (no silent loss).
- */
+/** A service that ignores `page` hid scans made since the last poll: the poll fails naming them. */
 function unreachable(ctx: IPollFunctions, horizon: number, observation: Observation) {
 	const listed = observation.listed;
 	return new NodeOperationError(

@@ -30,7 +30,6 @@ export interface PollState {
 	emitted: number[];
 	/** ISO time of the first activation (informative). */
 	activatedAt: string;
-	/** Pending scans whose own GET failed or whose status is not one the API lists, by ID. */
 	stuck: Record<string, StuckScan>;
 	unseen: UnseenRange[];
 	startId: number;
@@ -160,14 +159,7 @@ export function readState(staticData: IDataObject): PollState | undefined {
 
 /** Writes the state into the static data object (new arrays, so n8n notices the change). */
 export function writeState(staticData: IDataObject, state: PollState): void {
-	staticData.version = state.version;
-	staticData.horizon = state.horizon;
-	staticData.pending = [...state.pending];
-	staticData.emitted = [...state.emitted];
-	staticData.activatedAt = state.activatedAt;
-	staticData.stuck = structuredClone(state.stuck);
-	staticData.unseen = state.unseen.map((range) => ({ ...range }));
-	staticData.startId = state.startId;
+	Object.assign(staticData, structuredClone(state));
 }
 
 /** What the requests of one poll found. */
@@ -176,11 +168,7 @@ export interface Observation {
 	scans: Map<number, IDataObject>;
 	/** Highest ID in the listing; the new horizon (unless `pageIgnored`). */
 	topId: number;
-	/**
-	 * What the listing pages showed, top down: the ID down to which they were read (their lowest,
-	 * or 1 when the listing was read to its end) and every ID on them. Every ID from `low` up to
-	 * `topId` that is not in `ids` was not listed (unseen.ts).
-	 */
+	/** The ID the listing was read down to (1: to its end), and every ID on it (unseen.ts). */
 	listed?: { low: number; ids: Set<number> };
 	/** True when the service ignored `page`: only page 1 was read, the horizon must stay. */
 	pageIgnored?: boolean;
@@ -215,11 +203,10 @@ export interface CommitResult {
  * newest scan, and every unfinished scan the activation's look found is followed.
  */
 export function initialState(scans: Iterable<IDataObject>, topId: number, now: Date): PollState {
-	const pending: number[] = [];
-	for (const scan of scans) {
-		const id = scanIdOf(scan);
-		if (id !== undefined && !isFinal(scan)) pending.push(id);
-	}
+	const pending = [...scans]
+		.filter((scan) => !isFinal(scan))
+		.map(scanIdOf)
+		.filter((id): id is number => id !== undefined);
 	return {
 		version: 2,
 		horizon: topId,

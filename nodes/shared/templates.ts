@@ -35,10 +35,7 @@ export async function searchTemplates(
 	return { results };
 }
 
-/**
- * A `getTemplates` load-options method for a trigger's "Template Names or IDs": the webhook
- * trigger lists names only, the poll trigger adds the extraction mode (as the action node does).
- */
+/** A trigger's `getTemplates` load-options method (`withMode`: with the extraction mode). */
 export function templateOptions(withMode: boolean) {
 	return async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		return await loadTemplates(this, withMode);

@@ -46,14 +46,10 @@ function base64Size(data: string): number {
 
 /**
  * Checks the file of an input item locally, before any request: present, non-empty, at most
- * 20 MB, and a PDF, JPG/JPEG or PNG by its content (magic bytes), with no name that names
- * another known type. The declared MIME type is not looked at: the service ignores it, and
- * browsers send their own (`image/x-citrix-jpeg`), so the content decides. The size comes from
- * the binary metadata or the base64 length, so an oversized file is refused unread.
- *
- * Reads the bytes once at most: with `hash`, all of them chunk by chunk for the SHA-256 (the
- * file is never held whole); without, a stored file only to its first bytes. Nothing read is
- * kept: `open()` reads the file again when it is sent.
+ * 20 MB, and a PDF, JPEG or PNG by its content (magic bytes), with no name that names another
+ * known type (the declared MIME type is ignored, as the service does). An oversized file is
+ * refused unread (size from the metadata or the base64 length). The bytes are read once at
+ * most (whole, chunk by chunk, only with `hash`), and not kept: `open()` reads them again.
  */
 export async function checkUploadFile(
 	this: IExecuteFunctions,

@@ -27,9 +27,8 @@ export interface PreparedUpload {
 }
 
 /**
- * Whether the name at the service carries the content fingerprint: "Return Existing Scan"
- * always; otherwise the option "File Name at the Service", whose default depends on the node's
- * version (1: the exact name, as saved workflows did; 1.1 on: with the fingerprint).
+ * Whether the name at the service carries the content fingerprint: always with "Return Existing
+ * Scan"; else "File Name at the Service", by default from node version 1.1 on.
  */
 export function fingerprinted(
 	onDuplicate: OnDuplicate,
@@ -48,9 +47,8 @@ const CHOICES: Array<[string, string, string[]]> = [
 ];
 
 /**
- * Reads one item's upload settings and checks its file, before any item is uploaded. The file
- * is read whole (once, chunk by chunk) only when its SHA-256 is needed before sending: for the
- * fingerprint in its name, or to know the batch's repeats and documents the service already has.
+ * Reads one item's upload settings and checks its file, before any item is uploaded. The file is
+ * read whole only when its SHA-256 is needed before sending: for the fingerprint, or in a batch.
  */
 export async function prepareUpload(
 	ctx: IExecuteFunctions,

@@ -11,7 +11,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { pageIgnoredError, restlessError, tooManyPagesError } from './errors';
 import { normalizedFileName } from './fileNames';
 import { fingerprintIn } from './fingerprint';
-import type { ListingRequest, ScanPage } from './scanPages';
+import type { ListingRequest } from './scanPages';
 import {
 	CLOCK_ALLOWANCE_MS,
 	createdAtMs,
@@ -53,11 +53,7 @@ export class TemplateScans {
 		private readonly maxPages = LISTING_MAX_PAGES,
 	) {}
 
-	/**
-	 * Adds scans to what is known. From a listing of other templates too (the hour's listing of
-	 * the account), a scan counts only when it names this template; from this template's own
-	 * listing (`own`), also when it names none.
-	 */
+	/** Adds scans that name this template, or (from its own listing, `own`) none. */
 	add(scans: IDataObject[], own = false): void {
 		for (const scan of scans) {
 			const template = own ? (scan.template_id ?? this.templateId) : scan.template_id;
@@ -88,11 +84,9 @@ export class TemplateScans {
 	}
 
 	/**
-	 * The scans that carry `fingerprint`: found in what is known, else further down the listing,
-	 * page after page, until one is found or the listing ends, and only then in the scans made
-	 * since the newest read of page 1, when that read is older than `needed` (local time, the
-	 * moment the 409 arrived). A scan that existed when page 1 was read is found going down
-	 * (pages read one after the other never skip one); a scan made later is at the top.
+	 * The scans that carry `fingerprint`: from what is known, else further down the listing until
+	 * found or its end (pages read one after the other never skip one), then among the scans made
+	 * since the newest read of page 1 if that is older than `needed` (when the 409 arrived).
 	 */
 	async find(
 		ctx: IExecuteFunctions,
@@ -107,10 +101,7 @@ export class TemplateScans {
 		return this.proven(fingerprint);
 	}
 
-	/**
-	 * Reads the listing from the top until `enough()` or the end (the check before the first
-	 * upload proving which documents the service has): one page after the other.
-	 */
+	/** Reads the listing on from the top, page after page, until `enough()` or its end. */
 	async readUntil(
 		ctx: IExecuteFunctions,
 		enough: () => boolean,
@@ -164,18 +155,13 @@ export class TemplateScans {
 		this.nextPage = pageNumber + 1;
 	}
 
-	private async fetch(
-		ctx: IExecuteFunctions,
-		pageNumber: number,
-		request: ListingRequest,
-	): Promise<ScanPage> {
-		return await readScanPage(ctx, { template_id: this.templateId }, pageNumber, request.itemIndex);
+	private async fetch(ctx: IExecuteFunctions, page: number, request: ListingRequest) {
+		return await readScanPage(ctx, { template_id: this.templateId }, page, request.itemIndex);
 	}
 
 	/**
-	 * Makes sure every scan made before local time `needed` (the moment a 409 arrived) is known
-	 * at the top: when the newest read of page 1 is older, the newest pages are read again,
-	 * once for all items waiting for it.
+	 * Makes sure every scan made before local time `needed` is known: when the newest read of
+	 * page 1 is older, the newest pages are read again, once for all items waiting for it.
 	 */
 	async coverUntil(ctx: IExecuteFunctions, needed: number, request: ListingRequest): Promise<void> {
 		while (this.coveredUntil === undefined || this.coveredUntil < needed) {
@@ -204,11 +190,9 @@ export class TemplateScans {
 	}
 
 	/**
-	 * The template's scans created after local time `since` (on the server's clock, with
-	 * `CLOCK_ALLOWANCE_MS` of margin), newest first: page by page from the top until the scans
-	 * are older. A page of scans already read means new ones pushed them down, never the end,
-	 * unless the shared rules show the last page served again (`clamped`); a server that ignores
-	 * `page` leaves the scans beyond page 1 unknown, an error as a listing that never settles is.
+	 * The template's scans created after local time `since` (server clock, CLOCK_ALLOWANCE_MS of
+	 * margin), newest first. A page of scans already read means new ones pushed them down, not
+	 * the end, unless it is the last page served again (`clamped`); an ignored `page` is an error.
 	 */
 	async readSince(
 		ctx: IExecuteFunctions,

@@ -64,9 +64,8 @@ export function shapeScan(record: IDataObject, mode: ScanOutputMode): IDataObjec
 }
 
 /**
- * The items of an event (the webhook trigger's delivery, the poll trigger's scan) with "Split
- * Into Table Rows": one per table row of the scan, each stamped with the event's `event` and
- * `timestamp` (on both sides, so a row's own columns cannot hide them) and `extra` fields.
+ * A trigger event's items with "Split Into Table Rows": one per table row, stamped with `event`
+ * and `timestamp` (on both sides, so a row's own columns cannot hide them) and `extra` fields.
  */
 export function eventRows(
 	scan: IDataObject,

@@ -49,10 +49,7 @@ const properties: INodeProperties[] = [
 				default: 'completed',
 				description: 'Only scans in this status',
 			},
-			templateLocator({
-				required: false,
-				description: 'Only scans made with this template',
-			}),
+			templateLocator({ required: false, description: 'Only scans made with this template' }),
 		],
 	},
 	optionsCollection(outputOption),
