@@ -1,10 +1,9 @@
 import type { INodeTypeDescription } from 'n8n-workflow';
 
 /**
- * Hints for n8n's AI workflow builder and its MCP node search. n8n 2.x reads
- * `builderHint.searchHint` (node search, type definitions for the workflow SDK) and
- * `relatedNodes`; the n8n-workflow this package builds against (2.11) names the first one
- * `message`, so both carry the same text. n8n 1.x ignores the field.
+ * Hints for n8n's AI workflow builder and MCP node search: n8n 2.x reads `searchHint` and
+ * `relatedNodes`; the n8n-workflow built against (2.11) names the first `message`, so both
+ * carry the same text. n8n 1.x ignores the field.
  */
 const SEARCH_HINT =
 	'Reads documents (invoices, delivery notes, receipts) with the Document Scanning service: Scan → Upload sends a PDF/JPG/PNG from a binary field with a template and, with Wait for Completion, outputs the extracted fields or one item per table row (Options → Output). Scan → Get / Get Many read scans, Account → Get the credit balance. Every upload uses one scan credit. As an AI Agent or MCP tool, fill IDs and filters with $fromAI() (IDs type number); answers are compact; give agents the reading operations: Upload is refused as a tool (a tool call carries no file, so upload chat attachments before the agent), Webhook Create/Delete only with "Allow Changes to the Account".';

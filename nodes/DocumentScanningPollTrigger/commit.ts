@@ -43,16 +43,13 @@ export function unlistedStatusError(status: string): string {
 }
 
 /**
- * Applies one poll's observation to the state as it is *now* (not as it was when the poll
- * started: with two overlapping polls, the one finishing later sees the other's emissions).
- * `accept` tells whether a finished scan passes the node's event and option filters; a
- * filtered-out scan is settled like an emitted one, but not recorded as emitted.
- *
- * A scan is new when its ID is above the horizon, in an unseen range (listed late), or
- * pending. One below the horizon that is none of these was settled before, except an
- * unfinished one not followed above the first activation's horizon: it was missed (listed
- * later than the window allows), and is followed from now on (`resurfaced`). It was never
- * emitted (statuses only move forward), so following it cannot emit it twice.
+ * Applies one poll's observation to the state as it is *now* (an overlapping poll may have
+ * committed meanwhile). `accept` tells whether a finished scan passes the node's filters; a
+ * filtered-out scan is settled like an emitted one, but not recorded as emitted. A scan is new
+ * when its ID is above the horizon, in an unseen range (listed late), or pending. One below
+ * the horizon that is none of these was settled before, except an unfinished one above the
+ * first activation's horizon: it was missed, and is followed from now on (`resurfaced`); never
+ * emitted (statuses only move forward), following it cannot emit it twice.
  */
 export function commit(
 	current: PollState,
@@ -143,13 +140,13 @@ export function commit(
 	pendingList = pendingList.filter((id) => !drop.has(id));
 
 	const horizon = Math.max(current.horizon, observation.topId);
-	const emittedList = [...current.emitted, ...emit.map((scan) => scanIdOf(scan)!)];
+	const emitIds = emit.map((scan) => scanIdOf(scan)!);
 	return {
 		state: {
 			version: 2,
 			horizon,
 			pending: pendingList,
-			emitted: [...new Set(emittedList)].slice(-MAX_EMITTED),
+			emitted: [...new Set([...current.emitted, ...emitIds])].slice(-MAX_EMITTED),
 			activatedAt: current.activatedAt,
 			stuck: Object.fromEntries(
 				Object.entries(stuck).filter(([key]) => pendingList.includes(Number(key))),

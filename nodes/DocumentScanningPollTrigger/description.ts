@@ -8,9 +8,8 @@ import {
 } from '../shared/triggerOptions';
 
 /**
- * Parameters of the poll trigger. `events` and the option names are the webhook trigger's,
- * so a workflow can switch between the two triggers; "Poll Times" is added by n8n itself
- * for every node with `polling: true`.
+ * Parameters of the poll trigger: `events` and the options as the webhook trigger's, so a
+ * workflow can switch triggers; n8n adds "Poll Times" itself (`polling: true`).
  */
 export const properties: INodeProperties[] = [
 	triggerEventsProperty,

@@ -3,19 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { scanIdOf } from './state';
 
 /**
- * How far one poll reads the listing (issue 25 §5: followed scans that finished come out at
- * the next poll, at a bounded number of requests).
- *
- * The poll reads page by page (each after the one before) until a page reaches the horizon and
- * the lowest unseen ID (unseen.ts). Then it goes on while followed scans that it has not seen
- * yet lie below the page just read and reading on is worth it: more of them than the single
- * fetches a poll may make (`singles`), or at least two of them while the page just read held one
- * too (they sit together: a batch of uploads). A page covers 25 scans for one request, a single
- * fetch one, so a batch of 200 followed scans costs 8 pages instead of 200 fetches over 20
- * polls. At most
- * FOLLOW_MAX_PAGES pages are read past the horizon; the followed scans still unseen then are
- * fetched one by one (at most `singles` a poll, the longest-waiting first), as are scans deeper
- * than the batch (one scan stuck for a day costs one request, not the pages down to it).
+ * How far one poll reads the listing, so followed scans that finished come out at the next poll
+ * at a bounded number of requests. Pages are read one after the other until one reaches the
+ * horizon and the lowest unseen ID (unseen.ts); then on while followed scans not seen yet lie
+ * below the page just read and reading on is worth it: more of them than the poll's single
+ * fetches (`singles`), or at least two while the page just read held one too (a batch of
+ * uploads). A page covers 25 scans for one request, so 200 followed scans cost 8 pages instead
+ * of 200 fetches. At most FOLLOW_MAX_PAGES pages past the horizon; the followed scans still
+ * unseen then, or deeper than the batch, are fetched one by one (`singles` a poll).
  */
 
 /** Pages a poll reads past the horizon towards followed scans, at most (1,000 scans). */

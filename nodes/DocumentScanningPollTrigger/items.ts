@@ -4,12 +4,7 @@ import { withOriginalName } from '../shared/scans/fileName';
 import { eventRows } from '../shared/scans/output';
 import { filterReason, type TriggerOptions } from '../shared/triggerOptions';
 
-/**
- * The poll trigger's items, shaped as the webhook trigger's: `{ event, timestamp, data }`,
- * with `data` built from the scan record so later nodes read the same names
- * (`data.scan_id`, `data.status`, `data.extracted_data`, ...).
- */
-
+/** The poll trigger's items, shaped as the webhook trigger's: `{ event, timestamp, data }`. */
 export type PollOptions = Pick<
 	TriggerOptions,
 	'templateIds' | 'includeValidationFailed' | 'splitIntoRows'
@@ -30,11 +25,10 @@ export function eventData(scan: IDataObject): IDataObject {
 
 /** The event body: `timestamp` is the scan's `updated_at` (when it reached its final state). */
 export function eventBody(scan: IDataObject, now: Date): IDataObject {
-	const updated =
-		typeof scan.updated_at === 'string' && scan.updated_at !== '' ? scan.updated_at : undefined;
+	const updated = typeof scan.updated_at === 'string' && scan.updated_at !== '';
 	return {
 		event: eventOf(scan) ?? null,
-		timestamp: updated ?? now.toISOString(),
+		timestamp: updated ? scan.updated_at : now.toISOString(),
 		data: eventData(scan),
 	};
 }
@@ -42,8 +36,7 @@ export function eventBody(scan: IDataObject, now: Date): IDataObject {
 /** Whether a finished scan passes the events and options of the node (same rules as the webhook trigger). */
 export function accepts(scan: IDataObject, events: string[], options: PollOptions): boolean {
 	const event = eventOf(scan);
-	if (event === undefined) return false;
-	return filterReason(event, eventData(scan), events, options) === undefined;
+	return event !== undefined && filterReason(event, eventData(scan), events, options) === undefined;
 }
 
 /** Items for the emitted scans: one per scan, or one per table row with "Split Into Table Rows". */
@@ -52,14 +45,10 @@ export function toItems(
 	options: PollOptions,
 	now: Date,
 ): INodeExecutionData[] {
-	const items: IDataObject[] = [];
-	for (const scan of scans) {
-		const body = eventBody(scan, now);
-		if (!options.splitIntoRows) {
-			items.push(body);
-			continue;
-		}
-		items.push(...eventRows(scan, body));
-	}
-	return items.map((json) => ({ json }));
+	return scans
+		.flatMap((scan) => {
+			const body = eventBody(scan, now);
+			return options.splitIntoRows ? eventRows(scan, body) : [body];
+		})
+		.map((json) => ({ json }));
 }

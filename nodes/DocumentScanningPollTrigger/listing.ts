@@ -20,11 +20,8 @@ import { isFinal, isFollowDue, scanIdOf } from './state';
 import { inUnseen, lowestUnseen } from './unseen';
 
 /**
- * The requests of one poll. Nothing here changes the state: a listing request that fails
- * throws, and the caller then commits nothing (the next poll starts from the same state).
- * A failing request for one pending scan stays with that scan (`Observation.failed`).
- *
- * GET /scans lists newest first by creation, 25 per page; scan IDs grow with creation.
+ * The requests of one poll; nothing here changes the state (a failing listing request throws,
+ * and nothing is committed). GET /scans lists newest first, 25 a page; IDs grow with creation.
  */
 
 /** Pending scans fetched one by one per poll when they are deeper than the pages read. */
@@ -42,18 +39,14 @@ export const ACTIVATION_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 /** …and at most this many pages (1,000 scans). */
 export const ACTIVATION_MAX_PAGES = 40;
 
-export interface ListingPage {
-	items: IDataObject[];
-	/** True when this is the last page (short, empty, a 404 / 422 past the end, or `meta` / `links` say so). */
-	last: boolean;
-}
-
-/** Reads page `pageNumber` of GET /scans (no filters: the node filters itself). */
-export async function readPage(ctx: IPollFunctions, pageNumber: number): Promise<ListingPage> {
+/** Page `pageNumber` of GET /scans, unfiltered (the node filters); `last`: nothing after it. */
+export async function readPage(
+	ctx: IPollFunctions,
+	pageNumber: number,
+): Promise<{ items: IDataObject[]; last: boolean }> {
 	const page = await fetchListPage(ctx, '/scans', {}, pageNumber);
 	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
-	const last = endsListing({ ...page, items });
-	return { items, last };
+	return { items, last: endsListing({ ...page, items }) };
 }
 
 interface ListingRead {
@@ -128,12 +121,10 @@ export async function observeAtActivation(ctx: IPollFunctions): Promise<ListingR
 }
 
 /**
- * Reads from page 1 down to the horizon and the lowest unseen ID, and on down towards the
- * followed scans (follow.ts decides how far), then fetches the followed scans that were not on
- * those pages and are due (see `isFollowDue`), at most MAX_SINGLE_FETCHES, in the order of
- * `pending`. A failing single fetch is recorded in `failed`; it does not fail the poll. New
- * finished scans that `accept` takes, listed without every field (isFullScan), are read by ID,
- * at most MAX_WHOLE_READS, lowest first; the others wait in `pending` for a later poll.
+ * Reads the listing as far as follow.ts decides, then by ID: new finished scans `accept` takes
+ * that were listed without every field (at most MAX_WHOLE_READS, lowest first), and the due
+ * followed scans not on those pages (at most MAX_SINGLE_FETCHES, in the order of `pending`).
+ * A failing read by ID is recorded in `failed`; it does not fail the poll.
  */
 export async function observe(
 	ctx: IPollFunctions,
@@ -147,13 +138,27 @@ export async function observe(
 		pending: state.pending,
 		singles: MAX_SINGLE_FETCHES,
 	});
-	const listing = await readScans(ctx, (items) => plan.stopAfter(items), MAX_PAGES);
-	const scans = listing.scans;
+	const { scans, topId, listed, pageIgnored } = await readScans(ctx, plan.stopAfter, MAX_PAGES);
 
 	const gone = new Set<number>();
 	const fetched: number[] = [];
 	const failed = new Map<number, string>();
 	const whole = new Set<number>();
+	/** One scan by ID into `scans`; undefined for a 404. A failure strikes the scan (`failed`). */
+	const read = async (id: number): Promise<IDataObject | undefined | null> => {
+		const answer = await fetchOne(ctx, id);
+		if ('failure' in answer) {
+			if (ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0)) throw answer.failure;
+			const { failure } = answer;
+			failed.set(id, failure instanceof Error ? failure.message : String(failure));
+			return null;
+		}
+		if (answer.scan !== undefined) {
+			scans.set(id, answer.scan);
+			whole.add(id);
+		}
+		return answer.scan;
+	};
 	const pending = new Set(state.pending);
 	const brief = [...scans.entries()]
 		.filter(([, scan]) => isFinal(scan) && !isFullScan(scan) && accept(scan))
@@ -162,47 +167,15 @@ export async function observe(
 		.filter((id) => isFollowDue(state, id, now))
 		.sort((a, b) => a - b)
 		.slice(0, MAX_WHOLE_READS);
-	for (const id of brief) {
-		const answer = await fetchOne(ctx, id);
-		if ('failure' in answer && ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0))
-			throw answer.failure;
-		// A failed read strikes like a followed scan's (back-off, then given up with a warning).
-		if ('failure' in answer) failed.set(id, String((answer.failure as Error).message));
-		if ('scan' in answer && answer.scan !== undefined) {
-			scans.set(id, answer.scan);
-			whole.add(id);
-		}
-	}
+	for (const id of brief) await read(id);
 	for (const id of state.pending) {
 		if (scans.has(id)) continue;
 		if (fetched.length >= MAX_SINGLE_FETCHES) break;
 		if (!isFollowDue(state, id, now)) continue;
 		fetched.push(id);
-		const answer = await fetchOne(ctx, id);
-		if ('failure' in answer) {
-			// 401, 403 and 429 concern the whole account, not this scan: the poll fails as a listing would.
-			if (ACCOUNT_WIDE.has(httpStatusOf(answer.failure) ?? 0)) throw answer.failure;
-			failed.set(
-				id,
-				answer.failure instanceof Error ? answer.failure.message : String(answer.failure),
-			);
-		} else if (answer.scan === undefined) {
-			gone.add(id);
-		} else {
-			scans.set(id, answer.scan);
-			whole.add(id);
-		}
+		if ((await read(id)) === undefined) gone.add(id);
 	}
-	return {
-		scans,
-		topId: listing.topId,
-		listed: listing.listed,
-		pageIgnored: listing.pageIgnored,
-		gone,
-		fetched,
-		failed,
-		whole,
-	};
+	return { scans, topId, listed, pageIgnored, gone, fetched, failed, whole };
 }
 
 /** The scan as GET /scans/{id} gives it, unless the listed record has every field already. */

@@ -17,22 +17,12 @@ import type { CommitResult, Observation } from './state';
 import { initialState, isFinal, readState, STUCK_MAX_FAILURES, writeState } from './state';
 
 /**
- * `poll()` of the Document Scanning Poll Trigger.
- *
- * - First activation (no state yet): remembers the newest scan ID as the horizon and follows
- *   every unfinished scan created in the 24 hours before (at most 1,000 scans back); emits
- *   nothing.
- * - Every later poll: reads new scans down to the horizon (and down to IDs not listed yet, and
- *   towards the followed scans), emits the scans that reached a final state since, and keeps
- *   the rest for the next poll.
- * - "Fetch Test Event" (manual mode): the newest finished scan that passes the filters;
- *   the state is not touched.
- *
- * All requests happen before the state changes: a failing listing request (network, 5xx,
- * 429) fails the poll with the state as it was, and the next poll catches up. A failing GET
- * of one pending scan stays with that scan (back-off, given up after a bound, logged).
+ * `poll()` of the poll trigger. The first activation (no state yet) takes the newest scan ID as
+ * the horizon, follows the unfinished scans of the 24 hours before and emits nothing; every
+ * later poll emits the scans that reached a final state since; "Fetch Test Event" shows the
+ * newest finished scan that passes the filters, state untouched. All requests happen before the
+ * state changes: a failing listing request fails the poll with the state as it was.
  */
-
 function settings(ctx: IPollFunctions): { events: string[]; options: PollOptions } {
 	const events = selectedEvents(ctx.getNodeParameter('events', []));
 	const options = ctx.getNodeParameter('options', {}) as PollOptions;
@@ -65,11 +55,10 @@ export async function pollScans(this: IPollFunctions): Promise<INodeExecutionDat
 			this.logger.warn(
 				`${pageIgnoredWords(look.listed?.ids.size ?? 0)} Unfinished scans below them are not followed.`,
 			);
-		if (look.capped) {
+		if (look.capped)
 			this.logger.warn(
-				`Document Scanning Poll Trigger: looked through the newest ${ACTIVATION_MAX_PAGES * PAGE_SIZE} scans at activation; unfinished scans older than those are not followed`,
+				`${NAME}: looked through the newest ${ACTIVATION_MAX_PAGES * PAGE_SIZE} scans at activation; unfinished scans older than those are not followed`,
 			);
-		}
 		writeState(staticData, initialState(look.scans.values(), look.topId, new Date()));
 		return null;
 	}
@@ -95,10 +84,7 @@ function pageIgnoredWords(listed: number): string {
 	return `${NAME}: GET /scans answered a page after page 1 with page 1's scans again: the service seems to ignore \`page\`, so only its newest scans could be listed (${listed} this time).`;
 }
 
-/**
- * A service that ignores `page` showed fewer scans than were made since the last poll: the poll
- * fails naming those it could not list, before it emits or commits anything (no silent loss).
- */
+/** A service that ignores `page` hid scans made since the last poll: the poll fails naming them. */
 function unreachable(ctx: IPollFunctions, horizon: number, observation: Observation) {
 	const listed = observation.listed;
 	return new NodeOperationError(
@@ -112,26 +98,22 @@ function unreachable(ctx: IPollFunctions, horizon: number, observation: Observat
 
 /** The warnings of one poll in n8n's log: what was given up, dropped, found late. */
 function logOutcome(ctx: IPollFunctions, result: CommitResult): void {
-	for (const { id, status } of result.strange) {
+	for (const { id, status } of result.strange)
 		ctx.logger.warn(
 			`${NAME}: scan ${id} shows status "${status}", which is not one the API lists; it is looked at again with back-off and given up after ${STUCK_MAX_FAILURES} looks unless it finishes`,
 		);
-	}
-	for (const stuck of result.givenUp) {
+	for (const stuck of result.givenUp)
 		ctx.logger.warn(
 			stuck.status === undefined
 				? `${NAME}: gave up following scan ${stuck.id} after ${stuck.failures} failed requests since ${stuck.since} (last error: ${stuck.lastError}); it will not start the workflow. Check it with Document Scanning → Scan → Get.`
 				: `${NAME}: gave up following scan ${stuck.id}: its status stayed "${stuck.status}", which is not one the API lists, for ${stuck.failures} looks since ${stuck.since}; it will not start the workflow. Check it with Document Scanning → Scan → Get.`,
 		);
-	}
-	if (result.dropped.length > 0) {
+	if (result.dropped.length > 0)
 		ctx.logger.warn(
 			`${NAME}: stopped following ${result.dropped.length} unfinished scans (more than the limit); oldest: ${result.dropped[0]}`,
 		);
-	}
-	for (const found of result.resurfaced) {
+	for (const found of result.resurfaced)
 		ctx.logger.warn(
 			`${NAME}: scan ${found.id} (status ${found.status}) appeared in the listing below the window in which late scans are looked for; it is followed from now on and starts the workflow when it finishes.`,
 		);
-	}
 }

@@ -6,28 +6,22 @@ import { FINAL_STATUSES } from '../shared/scans/status';
  * The poll trigger's memory, kept in the workflow's static data (node scope) and nowhere
  * else: n8n may run a poll in another process than the previous one.
  *
- * - `horizon`: the highest scan ID a successful poll has listed. Every scan with an ID up to
- *   it was listed at least once (or existed before the first activation), except the IDs in
- *   `unseen`.
- * - `unseen`: ID ranges up to the horizon that no poll has listed yet (a scan may become
- *   visible after a newer one: parallel uploads). Later polls look for them for a while
- *   (unseen.ts: the window); one that appears is new.
+ * - `horizon`: the highest scan ID a successful poll has listed. Every scan up to it was listed
+ *   at least once (or existed before the first activation), except the IDs in `unseen`.
+ * - `unseen`: ID ranges up to the horizon no poll has listed yet (parallel uploads), looked
+ *   for a while (unseen.ts: the window); one that appears is new.
  * - `pending`: IDs seen unfinished (uploaded, processing, or a status the API does not list).
  * - `emitted`: the most recently emitted IDs, a bounded guard against emitting twice.
- * - `stuck`: pending IDs whose own GET failed, or whose status is one the API does not list:
- *   strikes in a row, when to look again (back-off), and since when. After STUCK_MAX_FAILURES
- *   the scan is given up (the caller logs it).
- * - `startId`: the horizon of the first activation. Scans up to it are history: one found
+ * - `stuck`: strikes of pending IDs (a failed GET, an unlisted status), given up after
+ *   STUCK_MAX_FAILURES (the caller logs it).
+ * - `startId`: the first activation's horizon. Scans up to it are history: one found
  *   unfinished but not followed there was left out on purpose (older than the look back).
  *
- * Version 2 added `unseen` and `startId`; a version 1 state reads as version 2 with no unseen
- * ranges and `startId` = its horizon (nothing below it is taken for a late scan).
- *
- * n8n saves static data only when a poll emits (and on activation / deactivation). The
- * state is built so that falling back to an older saved state is harmless: a poll that
- * emitted nothing only moved the horizon over scans that were unfinished (they come back
- * as new) or filtered out (filtered out again), so replaying from the older state emits
- * exactly what the lost polls would have emitted later.
+ * A version 1 state reads as version 2 with no unseen ranges and `startId` = its horizon.
+ * n8n saves static data only when a poll emits (and on activation / deactivation), so falling
+ * back to an older saved state must be harmless: a poll that emitted nothing only moved the
+ * horizon over scans that were unfinished (they come back as new) or filtered out (filtered
+ * out again), so replaying from the older state emits what the lost polls would have emitted.
  */
 export interface PollState {
 	version: 2;
@@ -36,7 +30,6 @@ export interface PollState {
 	emitted: number[];
 	/** ISO time of the first activation (informative). */
 	activatedAt: string;
-	/** Pending scans whose own GET failed or whose status is not one the API lists, by ID. */
 	stuck: Record<string, StuckScan>;
 	unseen: UnseenRange[];
 	startId: number;
@@ -166,14 +159,7 @@ export function readState(staticData: IDataObject): PollState | undefined {
 
 /** Writes the state into the static data object (new arrays, so n8n notices the change). */
 export function writeState(staticData: IDataObject, state: PollState): void {
-	staticData.version = state.version;
-	staticData.horizon = state.horizon;
-	staticData.pending = [...state.pending];
-	staticData.emitted = [...state.emitted];
-	staticData.activatedAt = state.activatedAt;
-	staticData.stuck = structuredClone(state.stuck);
-	staticData.unseen = state.unseen.map((range) => ({ ...range }));
-	staticData.startId = state.startId;
+	Object.assign(staticData, structuredClone(state));
 }
 
 /** What the requests of one poll found. */
@@ -182,11 +168,7 @@ export interface Observation {
 	scans: Map<number, IDataObject>;
 	/** Highest ID in the listing; the new horizon (unless `pageIgnored`). */
 	topId: number;
-	/**
-	 * What the listing pages showed, top down: the ID down to which they were read (their lowest,
-	 * or 1 when the listing was read to its end) and every ID on them. Every ID from `low` up to
-	 * `topId` that is not in `ids` was not listed (unseen.ts).
-	 */
+	/** The ID the listing was read down to (1: to its end), and every ID on it (unseen.ts). */
 	listed?: { low: number; ids: Set<number> };
 	/** True when the service ignored `page`: only page 1 was read, the horizon must stay. */
 	pageIgnored?: boolean;
@@ -221,11 +203,10 @@ export interface CommitResult {
  * newest scan, and every unfinished scan the activation's look found is followed.
  */
 export function initialState(scans: Iterable<IDataObject>, topId: number, now: Date): PollState {
-	const pending: number[] = [];
-	for (const scan of scans) {
-		const id = scanIdOf(scan);
-		if (id !== undefined && !isFinal(scan)) pending.push(id);
-	}
+	const pending = [...scans]
+		.filter((scan) => !isFinal(scan))
+		.map(scanIdOf)
+		.filter((id): id is number => id !== undefined);
 	return {
 		version: 2,
 		horizon: topId,

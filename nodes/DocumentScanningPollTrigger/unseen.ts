@@ -1,22 +1,16 @@
 import type { UnseenRange } from './state';
 
 /**
- * The window for scans that become visible late (issue 25 §2). Uploads run in parallel, so scan
- * 4 can appear in the listing after scan 5: a poll that listed 5 moved its horizon past 4.
- *
- * Every ID between the lowest and the highest a poll listed that it did not see is remembered
- * as unseen (ranges, so sparse IDs cost one entry per gap). Later polls read the listing down
- * to the lowest unseen ID, and a scan that shows up there is new: it is emitted (or followed)
- * like one above the horizon, once. A range is looked for until at least LATE_CHECKS later
- * polls listed past it AND LATE_MS went by since it was first missed; the MAX_UNSEEN newest
- * ranges are kept. That is the window: a scan that becomes visible more than 10 minutes and
- * two polls after a newer one was listed is not looked for. One found unfinished below the
- * window is still followed (with a warning, commit.ts); one found finished there cannot be told
- * from an old one, and is not emitted.
- *
- * With IDs that grow by one per scan of the account, a range is a scan really missing, and the
- * window costs a request only then. With IDs shared by many accounts every gap is a range, and
- * the polls in the window read down to the scans listed in its last 10 minutes.
+ * The window for scans that become visible late (parallel uploads: scan 4 listed after 5, when
+ * a poll that listed 5 moved its horizon past 4). Every ID between the lowest and the highest a
+ * poll listed that it did not see is remembered as unseen (ranges: one entry per gap). Later
+ * polls read the listing down to the lowest unseen ID, and a scan that shows up there is new:
+ * emitted (or followed) like one above the horizon, once. A range is looked for until at least
+ * LATE_CHECKS later polls listed past it AND LATE_MS went by since it was first missed; the
+ * MAX_UNSEEN newest ranges are kept. One found unfinished below the window is still followed
+ * (with a warning, commit.ts); one found finished there cannot be told from an old one, and is
+ * not emitted. With IDs shared by many accounts every gap is a range, and the polls in the
+ * window read down to the scans of its last 10 minutes.
  */
 
 /** Later polls that must have listed past an unseen range before it may be dropped. */

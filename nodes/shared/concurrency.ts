@@ -1,12 +1,8 @@
-/** The one concurrency helper: tasks side by side, at most so many at once, results in order. */
-
 /**
- * Runs `task` for every index 0..count-1 with at most `concurrency` running at once and
- * returns the results in index order.
- *
- * When a task fails and `stopOnError` is set, no further task is started; the ones already
- * running are awaited (their requests may have spent credit and must not be abandoned
- * half-way), then the failure of the lowest index is thrown.
+ * The one concurrency helper: runs `task` for every index 0..count-1, at most `concurrency` at
+ * once, results in index order. When a task fails and `stopOnError` is set, no further task
+ * starts; the running ones are awaited (their requests may have spent credit), then the failure
+ * of the lowest index is thrown.
  */
 export async function mapWithConcurrency<T>(
 	count: number,

@@ -1,20 +1,12 @@
 /**
  * The pace of one execution: how many requests it has at the service at once. A window, as in
- * TCP's congestion control:
- * - it starts at `START_WINDOW` (at most the cap) and grows by one for every quick answer, so it
- *   doubles with every round of answers, up to the cap (the node's "Concurrency");
- * - after the first sign of strain it grows by one per window of quick answers;
- * - a 429, a 5xx, a lost answer (timeout, dropped connection) or a slow answer halves it, once
- *   per window: requests sent before the last halving do not halve it again.
- *
- * An answer is slow when it took more than `SLOW_RATIO` times the quickest answer of its kind
- * in this execution and more than `SLOW_MARGIN_MS` beyond it. Kinds are compared with
- * themselves only (a 20 MB upload is not compared with a read).
- *
- * One instance per execution, in its scope: nothing is kept in modules. It also keeps the
- * credential for the execution's paced requests (`RequestPace.credential`).
+ * TCP's congestion control: it starts at `START_WINDOW` (at most the cap, the node's
+ * "Concurrency") and grows by one per quick answer (doubling per round), after the first sign
+ * of strain by one per window of them; a 429, a 5xx, a lost answer or a slow one halves it,
+ * once per window (requests sent before the last halving do not halve it again). Slow: more
+ * than `SLOW_RATIO` times the quickest answer of its kind and `SLOW_MARGIN_MS` beyond it.
+ * One instance per execution, in its scope; it also keeps the execution's credential.
  */
-
 import type { ICredentialsDecrypted } from 'n8n-workflow';
 
 /** The window before any answer came (the node's old fixed default). */

@@ -14,10 +14,7 @@ export class PauseAbortedError extends Error {
 	}
 }
 
-/**
- * Waits `ms` with n8n-workflow's own `sleep` in slices of at most PAUSE_SLICE_MS, and rejects with
- * PauseAbortedError as soon as `signal` aborts.
- */
+/** Waits `ms` with `sleep` in slices of at most PAUSE_SLICE_MS; rejects as `signal` aborts. */
 export async function slicedPause(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal?.aborted) throw new PauseAbortedError();
 	const until = Date.now() + ms;
@@ -37,9 +34,8 @@ export async function slicedPause(ms: number, signal?: AbortSignal): Promise<voi
 }
 
 /**
- * Waits `ms`; rejects when `signal` aborts. Uses n8n-workflow's `sleepWithAbort` where the running
- * n8n has it; n8n 2.x's n8n-workflow (2.40) no longer exports it, and the nodes must not call
- * setTimeout themselves (n8n's community node rules), so there slicedPause() stands in.
+ * Waits `ms`; rejects when `signal` aborts. n8n 2.x no longer exports `sleepWithAbort`, and
+ * community nodes must not call setTimeout themselves, so there slicedPause() stands in.
  */
 export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 	const native = (workflow as unknown as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;

@@ -2,20 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from './transport';
 
 /**
- * The data of a scan as the shaped outputs of all three nodes show it: the values a person
- * corrected (`reviewed_data`) merged over the extracted ones (`extracted_data`), field by field.
- *
- * - A field in `reviewed_data` wins over the extracted field of the same name, whatever its
- *   value (a table there replaces the extracted table as a whole; `null` is a reviewed value).
- * - Every extracted field nobody reviewed stays, tables (line items) included.
- * - The merge is by top-level field name: a reviewed object value replaces the extracted one.
- * - The API puts table rows under `rows` or under the table field's key, and the two sides
- *   need not agree: a reviewed table replaces the extracted table under the other key too
- *   (see `crossedTable`), and takes that key, so later nodes read the same name whether a
- *   scan was reviewed or not. When it could replace more than one extracted table, nothing
- *   is guessed: every table is kept as it is and `tableConflict` says why.
- *
- * `reviewedFields` names the output fields whose value comes from `reviewed_data`, in its order.
+ * The data of a scan as the shaped outputs of all three nodes show it: `reviewed_data` merged
+ * over `extracted_data` by top-level field name. A reviewed field wins whatever its value (a
+ * table replaces the extracted table whole; `null` is a reviewed value); unreviewed fields stay.
+ * Table rows may sit under `rows` or the table field's key, and the two sides need not agree: a
+ * reviewed table replaces the extracted one under the other key too and takes that key
+ * (`crossedTable`); when it could replace more than one, every table is kept and
+ * `tableConflict` says why. `reviewedFields`: the fields from `reviewed_data`, in its order.
  */
 export interface MergedScanData {
 	data: IDataObject;
@@ -42,13 +35,10 @@ const has = (record: IDataObject, key: string) => Object.prototype.hasOwnPropert
 const quoted = (keys: string[]) => keys.map((key) => JSON.stringify(key)).join(' and ');
 
 /**
- * Where a reviewed table that sits under the other key than the extracted one goes: `{ from,
- * to }` (a reviewed key and the extracted key it replaces), nothing when the keys agree or
- * there is no such table, or a `conflict` when more than one table could be meant.
- *
- * The spec holds only single values and tables (lists of objects), so every list counts as a
- * table here, an empty one too (an extraction that found no rows, a review that removed them).
- * The table a service puts under `rows` is taken to be the same table on both sides.
+ * Where a reviewed table under the other key than the extracted one goes: `{ from, to }` (a
+ * reviewed key and the extracted key it replaces), nothing when the keys agree or there is no
+ * such table, or a `conflict` when more than one table could be meant. Every list counts as a
+ * table, an empty one too (the spec holds only single values and tables).
  * - Reviewed rows under `rows`, extracted ones under field keys: they replace the one
  *   extracted table whose field the review does not name.
  * - Extracted rows under `rows`, reviewed ones under field keys: the one reviewed table whose
@@ -97,8 +87,7 @@ export function mergeReviewedData(scan: IDataObject): MergedScanData {
 		});
 		reviewedFields.push(key);
 	}
-	if (crossed !== undefined && 'conflict' in crossed) {
+	if (crossed !== undefined && 'conflict' in crossed)
 		return { data, reviewedFields, tableConflict: crossed.conflict };
-	}
 	return { data, reviewedFields };
 }

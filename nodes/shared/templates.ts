@@ -30,16 +30,12 @@ export async function searchTemplates(
 ): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase();
 	const results = (await loadTemplates(this, true)).filter(
-		(entry) =>
-			!needle || entry.name.toLowerCase().includes(needle) || String(entry.value) === needle,
+		(entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle,
 	);
-	return { results: results.map(({ name, value }) => ({ name, value: String(value) })) };
+	return { results };
 }
 
-/**
- * A `getTemplates` load-options method for a trigger's "Template Names or IDs": the webhook
- * trigger lists names only, the poll trigger adds the extraction mode (as the action node does).
- */
+/** A trigger's `getTemplates` load-options method (`withMode`: with the extraction mode). */
 export function templateOptions(withMode: boolean) {
 	return async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		return await loadTemplates(this, withMode);

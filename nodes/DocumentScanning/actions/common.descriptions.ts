@@ -38,11 +38,7 @@ export const outputOption: INodeProperties = {
 	name: 'output',
 	type: 'options',
 	options: [
-		{
-			name: 'Raw Scan',
-			value: 'raw',
-			description: 'The scan exactly as the API returns it',
-		},
+		{ name: 'Raw Scan', value: 'raw', description: 'The scan exactly as the API returns it' },
 		{
 			name: 'Extracted Fields',
 			value: 'fields',

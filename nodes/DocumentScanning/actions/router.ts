@@ -11,11 +11,10 @@ import { runPhases } from '../execution/phases';
 import { defaultConcurrency, MAX_CONCURRENCY } from '../execution/scope';
 import { runsAsTool, toolCall } from '../execution/tool';
 
-// Each operation keeps its own state for an execution (the uploads keep theirs).
-type Operation = PhasedOperation<unknown>;
-
-// Every resource's operations.
-const resources: Partial<Record<DocumentScanningType['resource'], Record<string, Operation>>> = {
+// Every resource's operations; each keeps its own state for an execution.
+const resources: Partial<
+	Record<DocumentScanningType['resource'], Record<string, PhasedOperation<unknown>>>
+> = {
 	account: { get: account.get },
 	scan: { upload: scan.upload, get: scan.get, getAll: scan.getAll },
 	template: { getAll: template.getAll },
@@ -28,10 +27,9 @@ const resources: Partial<Record<DocumentScanningType['resource'], Record<string,
 };
 
 /**
- * Routes every input item to the operation chosen in the node; `runPhases` checks all items
- * first, sends the requests at the execution's pace (at most "Concurrency" at once), then
- * waits for scans in one poller,
- * keeping input order and, with "Continue On Fail", one `{ error }` item per failed item.
+ * Routes every input item to the chosen operation; `runPhases` checks all items first, sends the
+ * requests at the execution's pace (at most "Concurrency" at once), then waits for scans in one
+ * poller, keeping input order and, with "Continue On Fail", one `{ error }` item per failed item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();

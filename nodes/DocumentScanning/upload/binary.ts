@@ -40,22 +40,16 @@ function megabytes(bytes: number): string {
 
 /** Decoded size of base64 data without decoding it. */
 function base64Size(data: string): number {
-	const length = data.length;
-	if (length === 0) return 0;
 	const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-	return Math.floor((length * 3) / 4) - padding;
+	return Math.floor((data.length * 3) / 4) - padding;
 }
 
 /**
  * Checks the file of an input item locally, before any request: present, non-empty, at most
- * 20 MB, and a PDF, JPG/JPEG or PNG by its content (magic bytes), with no name that names
- * another known type. The declared MIME type is not looked at: the service ignores it, and
- * browsers send their own (`image/x-citrix-jpeg`), so the content decides. The size comes from the binary metadata (n8n's filesystem / S3 /
- * database modes) or the base64 length (in-memory mode), so an oversized file is refused unread.
- *
- * Reads the bytes once at most: with `hash`, all of them chunk by chunk for the SHA-256 (the
- * file is never held whole); without, a stored file only to its first bytes. Nothing read is
- * kept: `open()` reads the file again when it is sent.
+ * 20 MB, and a PDF, JPEG or PNG by its content (magic bytes), with no name that names another
+ * known type (the declared MIME type is ignored, as the service does). An oversized file is
+ * refused unread (size from the metadata or the base64 length). The bytes are read once at
+ * most (whole, chunk by chunk, only with `hash`), and not kept: `open()` reads them again.
  */
 export async function checkUploadFile(
 	this: IExecuteFunctions,
@@ -123,17 +117,15 @@ export async function checkUploadFile(
 		);
 
 	// Size before reading: metadata of stored binary data, or the length of inline base64.
-	let knownSize: number | undefined;
+	let size = NaN;
 	if (binary.id) {
 		try {
-			knownSize = Number((await this.helpers.getBinaryMetadata(binary.id)).fileSize);
+			size = Number((await this.helpers.getBinaryMetadata(binary.id)).fileSize);
 		} catch {
-			knownSize = undefined;
+			// Unknown: the size comes from reading the file.
 		}
-	} else if (typeof binary.data === 'string') {
-		knownSize = base64Size(binary.data);
-	}
-	if (knownSize !== undefined && !Number.isFinite(knownSize)) knownSize = undefined;
+	} else if (typeof binary.data === 'string') size = base64Size(binary.data);
+	const knownSize = Number.isFinite(size) ? size : undefined;
 	if (knownSize !== undefined) {
 		if (knownSize > MAX_UPLOAD_BYTES) throw tooLarge(knownSize);
 		if (knownSize === 0 && !binary.id) throw empty();

@@ -1,7 +1,6 @@
 /**
- * Shape check of one binary entry of an input item, before its fields are read. n8n's own
- * nodes always write `data` as base64 text (or an `id` of stored data); an entry built by
- * hand (e.g. in a Code node) may not, and n8n's helpers then fail with a raw TypeError.
+ * Shape check of one binary entry before its fields are read: one built by hand (e.g. in a Code
+ * node) may lack base64 text in `data`, and n8n's helpers then fail with a raw TypeError.
  */
 
 function describeValue(value: unknown): string {

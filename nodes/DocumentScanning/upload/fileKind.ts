@@ -1,8 +1,6 @@
 /**
- * What a file is, by its content and its file name. The content decides: a file is refused only
- * when its content is not a PDF, JPEG or PNG, or when its name's extension names another known
- * type (the service checks the extension). A name that names nothing known ("Lieferschein
- * 12.03.2024") says nothing. The declared MIME type is never looked at.
+ * What a file is, by its content and its file name: refused when its content is not a PDF, JPEG
+ * or PNG, or its extension names another known type (the service checks the extension).
  */
 
 export type FileKind = 'pdf' | 'jpeg' | 'png';
@@ -54,9 +52,8 @@ export function kindOfExtension(extension: string): Named {
 }
 
 /**
- * The name a file is uploaded with: its own when its extension names its content's kind,
- * else with that kind's extension added (`Lieferschein 12.03.2024` → `Lieferschein 12.03.2024.pdf`);
- * without a name, the binary property's name.
+ * The name a file is uploaded with: its own when its extension names its content's kind, else
+ * with that kind's extension added (`Lieferschein 12.03.2024.pdf`); without one, the property's.
  */
 export function uploadNameOf(fileName: string, property: string, kind: FileKind): string {
 	const name = fileName.trim();

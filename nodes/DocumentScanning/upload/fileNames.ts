@@ -1,9 +1,7 @@
 /**
- * File names as the service may have stored them. An upload's name can come back changed:
- * without its folder part (`dir/inv.pdf` → `inv.pdf`), with characters percent-encoded the
- * way multipart senders encode them (`"` → `%22`), in another Unicode normal form, or read
- * as Latin-1 although it was sent as UTF-8 (`Müller` → `MÃ¼ller`). Two names are the same
- * when they agree after undoing all of that.
+ * File names as the service may have stored them: without the folder part, percent-encoded as
+ * multipart senders do (`"` → `%22`), in another Unicode normal form, or UTF-8 read as Latin-1
+ * (`Müller` → `MÃ¼ller`). Two names are the same when they agree after undoing all of that.
  */
 
 function basename(name: string): string {
@@ -21,10 +19,8 @@ function percentDecoded(name: string): string {
 }
 
 /**
- * Whether every UTF-16 code unit of `name` fits in one byte (U+0000 to U+00FF) and at least one
- * is U+0080 or above: what a UTF-8 name read as Latin-1 looks like. Compares code units rather
- * than matching a character class that starts at U+0000 (n8n's lint forbids control characters
- * in regular expressions).
+ * Whether every UTF-16 code unit of `name` is at most U+00FF and one at least U+0080: a UTF-8
+ * name read as Latin-1. A loop, as n8n's lint forbids control characters in regular expressions.
  */
 function looksLatin1Decoded(name: string): boolean {
 	let above7Bit = false;

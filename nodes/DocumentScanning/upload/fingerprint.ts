@@ -1,12 +1,9 @@
 /**
- * The content fingerprint the node puts into the file name it uploads with "Return Existing
- * Scan": `Invoice-2024-03.pdf` is sent as `Invoice-2024-03.ds-1a2b3c4d5e6f.pdf`, where
- * `1a2b3c4d5e6f` are the first 12 hex digits of the file's SHA-256. A later 409 for the same
- * bytes then leads to the one scan whose name carries that fingerprint: proof, from the name
- * the node itself chose, that the scan holds these bytes (a different file matches by chance
- * with probability 2^-48 per scan of the template). The marker is ASCII, so it survives
- * everything a service may do to a stored name (folder part dropped, percent-encoding,
- * another Unicode form, UTF-8 read as Latin-1).
+ * The content fingerprint in an uploaded file's name: `Invoice.pdf` is sent as
+ * `Invoice.ds-1a2b3c4d5e6f.pdf` (the first 12 hex digits of its SHA-256). A later 409 for the
+ * same bytes leads to the one scan whose name carries it: proof that the scan holds these bytes
+ * (a different file matches with probability 2^-48 per scan). The marker is ASCII, so it
+ * survives whatever a service does to a stored name.
  */
 import { FINGERPRINT_LENGTH, FINGERPRINT_PATTERN as PATTERN } from '../../shared/scans/fileName';
 import { normalizedFileName } from './fileNames';
@@ -45,10 +42,9 @@ export function withoutFingerprint(name: string): string {
 }
 
 /**
- * The name to upload: the user's name with the fingerprint before the extension (letters and
- * digits after the last dot; without one, at the end). A name that already carries this very
- * fingerprint is kept as it is; a name longer than `MAX_SENT_NAME_LENGTH` loses characters at
- * the end of the user's part. `fingerprintIn` always reads the fingerprint back.
+ * The name to upload: the user's with the fingerprint before the extension (or at the end), kept
+ * as it is when it carries this very fingerprint; beyond `MAX_SENT_NAME_LENGTH` the user's part
+ * loses characters at its end. `fingerprintIn` always reads the fingerprint back.
  */
 export function withFingerprint(name: string, sha256: string): string {
 	const fingerprint = fingerprintOf(sha256);
@@ -57,14 +53,10 @@ export function withFingerprint(name: string, sha256: string): string {
 	const tail = `${MARKER}${fingerprint}${extension}`;
 	const room = Math.max(0, MAX_SENT_NAME_LENGTH - tail.length);
 	// Cut by code points, never inside a surrogate pair.
-	const kept = Array.from(stem);
-	let short = stem;
-	if (stem.length > room) {
-		short = '';
-		for (const char of kept) {
-			if (short.length + char.length > room) break;
-			short += char;
-		}
+	let short = '';
+	for (const char of stem) {
+		if (short.length + char.length > room) break;
+		short += char;
 	}
 	return `${short}${tail}`;
 }

@@ -1,7 +1,6 @@
 /**
- * What one execution's uploads did, so that whatever stops the execution, its error names
- * every scan the execution paid for (file, scan ID, item) and every upload whose outcome is
- * unknown, with advice that works for how those files were uploaded.
+ * What one execution's uploads did, so that whatever stops it, its error names every scan it paid
+ * for (file, scan ID, item) and every upload whose outcome is unknown, with advice that works.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -49,9 +48,8 @@ export class UploadLedger {
 	}
 
 	/**
-	 * The error that stops the node once something may have been charged: the error as it was,
-	 * with the scans the execution created and the uploads whose outcome is unknown added to its
-	 * description and context. A limit refusal is worded as one ("no further upload was sent").
+	 * The error that stops the node once something may have been charged, with the scans created
+	 * and the uploads of unknown outcome added to its description and context.
 	 */
 	stopError(node: INode, error: unknown, limit: LimitStop | undefined): unknown {
 		const stopped = error instanceof NodeApiError || error instanceof NodeOperationError;

@@ -30,9 +30,8 @@ function normalizeLinefeeds(value: string): string {
 }
 
 /**
- * A `multipart/form-data` body of text fields followed by one file, built as a stream:
- * preamble, the file's own stream, trailer. The file is never copied into the body; its
- * stream is piped through. The wire format is the one of Node's native FormData.
+ * A `multipart/form-data` body (Node's FormData wire format) of text fields and one file,
+ * streamed: preamble, the file's own stream (never copied into the body), trailer.
  */
 export function multipartBody(
 	fields: Record<string, string>,

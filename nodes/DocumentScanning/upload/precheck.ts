@@ -1,11 +1,9 @@
 /**
  * The check before the first upload of a batch: the account's credit (GET /account) and the
- * last hour's uploads (GET /scans, service clock) decide how many new uploads fit. What the
- * hour's listing shows is used twice: documents whose scan is among those scans (proven by the
- * content fingerprint in its name) are already scanned and need no upload, no credit and no
- * hourly slot. When the batch still does not fit, the templates' listings are read from the top
- * until enough of the remaining documents are proven already scanned (or the listings end): a
- * batch of new documents, the usual case, costs no more than the hour's pages.
+ * last hour's uploads (GET /scans, service clock) decide how many new uploads fit. Documents
+ * whose scan the hour's listing shows (proven by the content fingerprint) need no upload, no
+ * credit and no slot; when the batch still does not fit, the templates' listings are read from
+ * the top for more such proof, so a batch of new documents costs no more than the hour's pages.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -40,10 +38,8 @@ export function provenScan(
 }
 
 /**
- * `leads` are the batch's uploads, one per file (repeats of a file are not sent, so not
- * counted), in item order; `repeats` counts the others. Without Continue On Fail a batch whose
- * new uploads do not fit fails here, before any upload; with it, the gate lets uploads through
- * while the budget lasts and holds the others back.
+ * `leads`: the batch's uploads, one per file, in item order; `repeats`: the other items. A batch
+ * that does not fit fails here without Continue On Fail; with it, the gate holds back the rest.
  */
 export async function checkBeforeUploads(
 	ctx: IExecuteFunctions,
@@ -65,9 +61,8 @@ export async function checkBeforeUploads(
 	const [balance, window] = await Promise.all([account, hour]);
 	const templates = new Set(leads.map((upload) => upload.templateId));
 	indexes.addAll(window.scans, templates);
-	const remaining = Number(balance.remaining_scans);
-	const credits =
-		balance.remaining_scans !== null && Number.isFinite(remaining) ? remaining : undefined;
+	const remaining = balance.remaining_scans === null ? NaN : Number(balance.remaining_scans);
+	const credits = Number.isFinite(remaining) ? remaining : undefined;
 	const plan = (): Plan => {
 		known.clear();
 		for (const upload of leads) {
@@ -81,11 +76,10 @@ export async function checkBeforeUploads(
 	};
 
 	let current = plan();
-	// Not enough for the new ones: the documents the hour's scans did not prove may be older
-	// scans, most likely near the top (made by the runs just before). Each template's listing is
-	// read from the top while the batch does not fit, for as many pages as its documents fill
-	// and two more, and one more for every page that proved a document; a document not proven
-	// then counts as new (its upload is answered 409 if it is not: no credit either way).
+	// Not enough: unproven documents may have older scans, most likely near the top. Each
+	// template's listing is read while the batch does not fit, for the pages its documents fill
+	// and two more, one more per page that proved a document; one still unproven counts as new
+	// (if it is not, its upload is answered 409: no credit either way).
 	for (const templateId of templates) {
 		if (current.fits >= current.documents) break;
 		const unproven = leads.filter(
@@ -118,13 +112,8 @@ export async function checkBeforeUploads(
 	if (current.fits >= current.documents)
 		return { gate: new LimitsGate(hourlyLimit, undefined, window.times), known };
 	const notCounted: NotCounted = { alreadyScanned: known.size, repeats };
+	const documents = leads.length + repeats;
 	if (!goesOnAfterFailure(ctx))
-		throw batchTooLargeError(
-			ctx.getNode(),
-			current,
-			hourlyLimit,
-			leads.length + repeats,
-			notCounted,
-		);
+		throw batchTooLargeError(ctx.getNode(), current, hourlyLimit, documents, notCounted);
 	return { gate: new LimitsGate(hourlyLimit, current, window.times), known };
 }

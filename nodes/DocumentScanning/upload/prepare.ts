@@ -27,9 +27,8 @@ export interface PreparedUpload {
 }
 
 /**
- * Whether the name at the service carries the content fingerprint: "Return Existing Scan"
- * always; otherwise the option "File Name at the Service", whose default depends on the node's
- * version (1: the exact name, as saved workflows did; 1.1 on: with the fingerprint).
+ * Whether the name at the service carries the content fingerprint: always with "Return Existing
+ * Scan"; else "File Name at the Service", by default from node version 1.1 on.
  */
 export function fingerprinted(
 	onDuplicate: OnDuplicate,
@@ -37,10 +36,8 @@ export function fingerprinted(
 	nodeVersion: number,
 ): boolean {
 	if (onDuplicate === 'returnExisting') return true;
-	return (
-		(storedName ?? (nodeVersion >= FINGERPRINT_BY_DEFAULT_FROM ? 'withFingerprint' : 'asIs')) ===
-		'withFingerprint'
-	);
+	if (storedName === undefined) return nodeVersion >= FINGERPRINT_BY_DEFAULT_FROM;
+	return storedName === 'withFingerprint';
 }
 
 /** The options whose values an expression may set to anything: only their own are taken. */
@@ -50,9 +47,8 @@ const CHOICES: Array<[string, string, string[]]> = [
 ];
 
 /**
- * Reads one item's upload settings and checks its file, before any item is uploaded. The file
- * is read whole (once, chunk by chunk) only when its SHA-256 is needed before sending: for the
- * fingerprint in its name, or to know the batch's repeats and documents the service already has.
+ * Reads one item's upload settings and checks its file, before any item is uploaded. The file is
+ * read whole only when its SHA-256 is needed before sending: for the fingerprint, or in a batch.
  */
 export async function prepareUpload(
 	ctx: IExecuteFunctions,
@@ -95,7 +91,7 @@ export async function prepareUpload(
 	const file = await checkUploadFile.call(ctx, itemIndex, property, {
 		hash: withProof || batchSize > 1,
 	});
-	const sha256 = file.sha256;
+	const { sha256 } = file;
 	return {
 		itemIndex,
 		templateId,

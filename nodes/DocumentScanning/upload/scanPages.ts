@@ -1,11 +1,7 @@
 /**
- * One page of GET /scans read on its own, each after the one before came back: the reads of
- * the upload path (the template's scans, the newest scans since a moment). Scans are never
- * deleted and never change template, so between two such reads scans can only be added (at the
- * top, or lower down when one becomes visible late): a scan moves down, never up, and a page
- * read after the one before it repeats scans but never hides one. The page ends the spec
- * leaves open are read by the shared rules (`fetchListPage`: a 404 or 422 after page 1 is a
- * page past the end; `classifyRepeat`: the last page served again, or page 1 for every page).
+ * One page of GET /scans, each read after the one before came back (the upload path). Scans are
+ * never deleted nor change template, so a scan only moves down: a page read after the one before
+ * it repeats scans but never hides one. Page ends follow the shared rules (`classifyRepeat`).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -68,26 +64,17 @@ export function holdsFiles(scan: IDataObject, templateId: number): boolean {
 	return scan.status !== 'failed' && Number(scan.template_id ?? templateId) === templateId;
 }
 
-/**
- * The keys a stored name is found under: the name, and the name without the node's
- * fingerprint (the user's name), each also from its Latin-1 repair; all normalized.
- */
+/** The keys a stored name is found under: it and its user's part, each also Latin-1 repaired. */
 export function nameKeys(stored: unknown): string[] {
 	if (typeof stored !== 'string' || stored === '') return [];
 	const forms = [stored];
 	const repaired = latin1Repaired(stored);
 	if (repaired !== undefined) forms.push(repaired);
-	const keys = new Set(
-		forms.flatMap((form) => [normalizedFileName(form), withoutFingerprint(form)]),
-	);
-	return [...keys].filter((key) => key !== '');
+	const keys = forms.flatMap((form) => [normalizedFileName(form), withoutFingerprint(form)]);
+	return [...new Set(keys)].filter((key) => key !== '');
 }
 
-/**
- * Allowance (ms) between the local clock and the server's: the `Date` header and
- * `created_at` both have whole seconds, so the estimate of the server's clock can be up to
- * a second early; one more second of margin.
- */
+/** Allowance between the clocks: `Date` and `created_at` have whole seconds, plus a second. */
 export const CLOCK_ALLOWANCE_MS = 2000;
 
 export function push(map: Map<string, IDataObject[]>, key: string, scan: IDataObject) {

@@ -1,21 +1,17 @@
 /**
  * What one execution knows of a template's scans, to find the scan that holds a file: indexed
  * by the content fingerprint in the stored name (the proof) and by the user's part of the name
- * (named in errors, never output). It grows three ways, each read only when an item needs it:
- * - the scans of the last hour the check before the first upload already read (`add`);
- * - the template's listing read from the top, one page after the other, only as long as some
- *   item still waits for its scan, and resumed from where it stopped when a later item needs
- *   more (`find`): a re-run pays for the pages down to the oldest scan it needs;
- * - the newest pages again when the knowledge is older than a 409 (`coverUntil`), for scans
- *   other clients made since.
- * Nothing is kept beyond the execution.
+ * (named in errors, never output). It grows from the hour's scans the check before the first
+ * upload read (`add`), from the template's listing read from the top only while some item waits
+ * for its scan, resumed where it stopped (`find`), and from the newest pages again when the
+ * knowledge is older than a 409 (`coverUntil`). Nothing is kept beyond the execution.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { pageIgnoredError, restlessError, tooManyPagesError } from './errors';
 import { normalizedFileName } from './fileNames';
 import { fingerprintIn } from './fingerprint';
-import type { ListingRequest, ScanPage } from './scanPages';
+import type { ListingRequest } from './scanPages';
 import {
 	CLOCK_ALLOWANCE_MS,
 	createdAtMs,
@@ -57,11 +53,7 @@ export class TemplateScans {
 		private readonly maxPages = LISTING_MAX_PAGES,
 	) {}
 
-	/**
-	 * Adds scans to what is known. From a listing of other templates too (the hour's listing of
-	 * the account), a scan counts only when it names this template; from this template's own
-	 * listing (`own`), also when it names none.
-	 */
+	/** Adds scans that name this template, or (from its own listing, `own`) none. */
 	add(scans: IDataObject[], own = false): void {
 		for (const scan of scans) {
 			const template = own ? (scan.template_id ?? this.templateId) : scan.template_id;
@@ -92,11 +84,9 @@ export class TemplateScans {
 	}
 
 	/**
-	 * The scans that carry `fingerprint`: found in what is known, else further down the listing,
-	 * page after page, until one is found or the listing ends, and only then in the scans made
-	 * since the newest read of page 1, when that read is older than `needed` (local time, the
-	 * moment the 409 arrived). A scan that existed when page 1 was read is found going down
-	 * (pages read one after the other never skip one); a scan made later is at the top.
+	 * The scans that carry `fingerprint`: from what is known, else further down the listing until
+	 * found or its end (pages read one after the other never skip one), then among the scans made
+	 * since the newest read of page 1 if that is older than `needed` (when the 409 arrived).
 	 */
 	async find(
 		ctx: IExecuteFunctions,
@@ -111,10 +101,7 @@ export class TemplateScans {
 		return this.proven(fingerprint);
 	}
 
-	/**
-	 * Reads the listing from the top until `enough()` or the end (the check before the first
-	 * upload proving which documents the service has): one page after the other.
-	 */
+	/** Reads the listing on from the top, page after page, until `enough()` or its end. */
 	async readUntil(
 		ctx: IExecuteFunctions,
 		enough: () => boolean,
@@ -125,11 +112,7 @@ export class TemplateScans {
 
 	/** The next page from the top, shared by every item waiting for it. */
 	private async readNext(ctx: IExecuteFunctions, request: ListingRequest): Promise<void> {
-		if (!this.reading) {
-			this.reading = this.readPage(ctx, request).finally(() => {
-				this.reading = undefined;
-			});
-		}
+		this.reading ??= this.readPage(ctx, request).finally(() => (this.reading = undefined));
 		await this.reading;
 	}
 
@@ -172,18 +155,13 @@ export class TemplateScans {
 		this.nextPage = pageNumber + 1;
 	}
 
-	private async fetch(
-		ctx: IExecuteFunctions,
-		pageNumber: number,
-		request: ListingRequest,
-	): Promise<ScanPage> {
-		return await readScanPage(ctx, { template_id: this.templateId }, pageNumber, request.itemIndex);
+	private async fetch(ctx: IExecuteFunctions, page: number, request: ListingRequest) {
+		return await readScanPage(ctx, { template_id: this.templateId }, page, request.itemIndex);
 	}
 
 	/**
-	 * Makes sure every scan made before local time `needed` (the moment a 409 arrived) is known
-	 * at the top: when the newest read of page 1 is older, the newest pages are read again,
-	 * once for all items waiting for it.
+	 * Makes sure every scan made before local time `needed` is known: when the newest read of
+	 * page 1 is older, the newest pages are read again, once for all items waiting for it.
 	 */
 	async coverUntil(ctx: IExecuteFunctions, needed: number, request: ListingRequest): Promise<void> {
 		while (this.coveredUntil === undefined || this.coveredUntil < needed) {
@@ -212,11 +190,9 @@ export class TemplateScans {
 	}
 
 	/**
-	 * The template's scans created after local time `since` (on the server's clock, with
-	 * `CLOCK_ALLOWANCE_MS` of margin), newest first: page by page from the top until the scans
-	 * are older. A page of scans already read means new ones pushed them down, never the end,
-	 * unless the shared rules show the last page served again (`clamped`); a server that ignores
-	 * `page` leaves the scans beyond page 1 unknown, an error as a listing that never settles is.
+	 * The template's scans created after local time `since` (server clock, CLOCK_ALLOWANCE_MS of
+	 * margin), newest first. A page of scans already read means new ones pushed them down, not
+	 * the end, unless it is the last page served again (`clamped`); an ignored `page` is an error.
 	 */
 	async readSince(
 		ctx: IExecuteFunctions,
@@ -265,11 +241,8 @@ export class TemplateIndexes {
 	private readonly byTemplate = new Map<number, TemplateScans>();
 
 	of(templateId: number): TemplateScans {
-		let index = this.byTemplate.get(templateId);
-		if (!index) {
-			index = new TemplateScans(templateId);
-			this.byTemplate.set(templateId, index);
-		}
+		const index = this.byTemplate.get(templateId) ?? new TemplateScans(templateId);
+		this.byTemplate.set(templateId, index);
 		return index;
 	}
 

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * The content fingerprint the action node puts into an uploaded file's name (`Invoice.pdf` is
- * sent as `Invoice.ds-1a2b3c4d5e6f.pdf`: upload/fingerprint.ts), and the name the user gave,
- * which every item that carries a scan shows as `original_filename` next to `filename`.
+ * The content fingerprint in an uploaded file's name (upload/fingerprint.ts), and the name the
+ * user gave, which every item that carries a scan shows as `original_filename`.
  */
 
 /** Hex digits of the SHA-256 kept in the name: 48 bits. */

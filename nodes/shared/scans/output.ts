@@ -3,11 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isTable, mergeReviewedData, type MergedScanData } from '../reviewedData';
 import { withOriginalName } from './fileName';
 
-/**
- * How a scan is turned into output items, shared by the action node ("Output" option) and
- * the trigger ("Output" option): the raw record, only the extracted fields, or one item per
- * table row (line items for ERP steps).
- */
+/** How a scan is turned into output items: the raw record, the fields, or one item per table row. */
 export type ScanOutputMode = 'raw' | 'fields' | 'rows';
 
 /** Identity of a scan, whether it comes from the API (`id`) or a webhook body (`scan_id`). */
@@ -28,18 +24,13 @@ function headerFields(data: IDataObject): IDataObject {
 }
 
 /**
- * Turns one scan into output records, each with `original_filename` (the name the user gave the
- * file: fileName.ts) when the scan has a `filename`.
+ * Turns one scan into output records, each with `original_filename` when it has a `filename`.
  * - `raw`: the scan as the API returned it.
- * - `fields`: the extracted fields with the reviewed ones merged over them, with `scan_id`,
- *   `status`, `template_id`, `filename`, `confidence`, `reviewed` and `reviewedFields` (the
- *   names of the fields whose value a reviewer set) beside them; these names win over a field
- *   of the same name, so they can always be relied on.
- * - `rows`: one record per row of every table (`rows` or any list of objects), the row's
- *   columns at the top level, plus `scan_id`, `table`, `row_number` (from 1), the
- *   document's scalar fields under `document`, and `reviewed` / `reviewedFields`. A table in
- *   `reviewed_data` replaces the extracted one; otherwise the extracted rows stay. A scan
- *   without table rows gives one `fields` record, so no scan is dropped.
+ * - `fields`: the merged data (reviewedData.ts) with the scan's identity beside it (`scanMeta`);
+ *   those names win over a field of the same name, so they can always be relied on.
+ * - `rows`: one record per row of every table, the row's columns at the top level, plus
+ *   `scan_id`, `table`, `row_number` (from 1), the scalar fields under `document`, and
+ *   `reviewed` / `reviewedFields`. A scan without table rows gives one `fields` record.
  */
 export function shapeScan(record: IDataObject, mode: ScanOutputMode): IDataObject[] {
 	const scan = withOriginalName(record);
@@ -73,9 +64,8 @@ export function shapeScan(record: IDataObject, mode: ScanOutputMode): IDataObjec
 }
 
 /**
- * The items of an event (the webhook trigger's delivery, the poll trigger's scan) with "Split
- * Into Table Rows": one per table row of the scan, each stamped with the event's `event` and
- * `timestamp` (on both sides, so a row's own columns cannot hide them) and `extra` fields.
+ * A trigger event's items with "Split Into Table Rows": one per table row, stamped with `event`
+ * and `timestamp` (on both sides, so a row's own columns cannot hide them) and `extra` fields.
  */
 export function eventRows(
 	scan: IDataObject,

@@ -49,10 +49,7 @@ const properties: INodeProperties[] = [
 				default: 'completed',
 				description: 'Only scans in this status',
 			},
-			templateLocator({
-				required: false,
-				description: 'Only scans made with this template',
-			}),
+			templateLocator({ required: false, description: 'Only scans made with this template' }),
 		],
 	},
 	optionsCollection(outputOption),
@@ -89,13 +86,8 @@ export async function execute(
 	const template = filters.templateId;
 	const templateValue =
 		typeof template === 'object' && template !== null ? (template as IDataObject).value : template;
-	if (
-		templateValue !== undefined &&
-		templateValue !== null &&
-		String(templateValue).trim() !== ''
-	) {
+	if (String(templateValue ?? '').trim() !== '')
 		qs.template_id = positiveId(this, templateValue, itemIndex, 'Filters → Template');
-	}
 
 	// Any status filter loses scans while it is read (they move on, or are processed again).
 	const listed = await readPages.call(this, '/scans', qs, {

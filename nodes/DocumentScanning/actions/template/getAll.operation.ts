@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
@@ -26,10 +21,10 @@ export async function execute(
 		? undefined
 		: positiveId(this, this.getNodeParameter('limit', itemIndex, 50), itemIndex, 'Limit');
 	// GET /templates is one list of the account's active templates (no pagination in the spec).
-	const templates: IDataObject[] = await apiRequestList.call(this, {
+	const templates = await apiRequestList.call(this, {
 		method: 'GET',
 		path: '/templates',
 		itemIndex,
 	});
-	return toItems(limit === undefined ? templates : templates.slice(0, limit), itemIndex);
+	return toItems(templates.slice(0, limit), itemIndex);
 }

@@ -59,7 +59,6 @@ export async function execute(
 	const url = String(this.getNodeParameter('url', itemIndex, '')).trim();
 	const events = eventList(this.getNodeParameter('events', itemIndex, []));
 	const known: string[] = [...EVENTS];
-
 	const missing = !name ? 'Name' : !url ? 'URL' : events.length === 0 ? 'Events' : undefined;
 	if (missing) {
 		throw new NodeOperationError(

@@ -55,14 +55,13 @@ export function batchTooLargeError(
 		: plan.allFitAt === undefined
 			? `A batch that needs more than ${hourlyLimit} uploads never fits in one rolling hour: split it into batches of at most ${hourlyLimit}, or use Continue On Fail below and run it again hourly (with "If Already Uploaded" set to "Return Existing Scan", the documents already scanned take no upload).`
 			: `All ${plan.documents} fit from ${iso(plan.allFitAt)} (service time), if no other upload comes in between.`;
-	const error = new NodeOperationError(
+	return new NodeOperationError(
 		node,
 		`The batch of ${plural(documents, 'document')}${needs(plan, notCounted)} cannot be uploaded whole: ${shortage(plan, hourlyLimit).join(', and ')}. No document was uploaded`,
 		{
 			description: `The node checks the account's credit and hourly uploads before the first upload, so nothing was sent and no credit was used. ${later} To upload the ${plural(plan.fits, 'document')} that fit now and get the others back as "not uploaded" items with a "retryAfter" time, turn on the node setting "On Error: Continue" (Continue On Fail).`,
 		},
 	);
-	return error;
 }
 
 const REASON_TEXT: Record<HoldReason, string> = {

@@ -15,13 +15,11 @@ interface Closed {
 /**
  * The limits of one execution's uploads, as a gate each upload passes before it is sent:
  * - once the service refuses an upload for a limit (429 or 402), no further upload is sent
- *   (uploads in flight finish): the gate is checked when the execution's pace gives an upload its
- *   place, and closed as a refusal arrives, before that place goes to another (`paced`);
- * - with a `plan` that does not fit (Continue On Fail), uploads take a share of what is left
- *   before they are sent and give it back when nothing was charged (a 409, a 4xx); when none is
- *   left and none is in flight, the item is held back with the time its slot is free for
- *   certain, counted from the window's uploads and this execution's own.
- * Lives in the execution's uploads only (never in a module).
+ *   (uploads in flight finish): checked when the pace gives an upload its place, and closed as a
+ *   refusal arrives, before that place goes to another (`paced`);
+ * - with a `plan` that does not fit (Continue On Fail), uploads take a share of what is left and
+ *   give it back when nothing was charged; when none is left and none is in flight, the item is
+ *   held back with the time its slot is free for certain.
  */
 export class LimitsGate {
 	private closed: Closed | undefined;
@@ -46,10 +44,7 @@ export class LimitsGate {
 		return this.closed?.status;
 	}
 
-	/**
-	 * Before an item's upload: resolves once it may be sent; throws its "not uploaded" error
-	 * when the gate closed or nothing is left for it. Pair with `settle`.
-	 */
+	/** Resolves once the upload may be sent, else throws its "not uploaded" error; then `settle`. */
 	async enter(ctx: IExecuteFunctions, itemIndex: number): Promise<void> {
 		for (;;) {
 			if (this.closed) {
@@ -79,15 +74,14 @@ export class LimitsGate {
 		this.wake();
 	}
 
-	/** A 429 or 402 from the service: no further upload is sent. Returns when a retry can succeed. */
+	/** A 429 or 402: no further upload is sent. Returns when a retry can succeed. */
 	async refused(ctx: IExecuteFunctions, status: 429 | 402): Promise<Hold> {
 		return await this.close(ctx, status).hold;
 	}
 
 	/**
-	 * The execution's pace as one upload's POSTs see it: the pace and the gate one view of what
-	 * is in flight. A place is taken only while the gate is open, and a 429 or 402 closes the gate
-	 * as it arrives, before its place is given to another upload.
+	 * The execution's pace as one upload's POSTs see it: a place is taken only while the gate is
+	 * open, and a 429 or 402 closes the gate as it arrives, before its place goes to another.
 	 */
 	paced(ctx: IExecuteFunctions, itemIndex: number, pace: RequestPace): RequestPace {
 		const acquire = async () => {

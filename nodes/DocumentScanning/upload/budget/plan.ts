@@ -16,10 +16,7 @@ export type HoldReason = 'hourlyLimit' | 'credit';
 
 export interface Hold {
 	reason: HoldReason;
-	/**
-	 * From when a retry can succeed (service clock, epoch ms): the moment the slot it needs is
-	 * free for certain. Undefined for credit (it does not come back by waiting).
-	 */
+	/** From when a retry can succeed for certain (service clock, epoch ms); undefined for credit. */
 	retryAfter: number | undefined;
 }
 
@@ -40,11 +37,9 @@ export interface Plan {
 }
 
 /**
- * When the upload at `position` past the free slots (0-based) can go: when the upload of the
- * window it waits for has left the rolling hour for certain. `times` holds every upload of the
- * window, this execution's own included once they were made; past them, the uploads before it
- * in this batch must have gone and left the hour first, so the time is not known yet
- * (undefined).
+ * When the upload at `position` past the free slots (0-based) can go: when the window's upload
+ * it waits for has left the rolling hour for certain (`times`: the window's uploads and this
+ * execution's own); past them the time is not known yet (undefined).
  */
 export function slotFreeAt(times: number[], hourlyLimit: number, position: number) {
 	const index = Math.max(0, times.length - hourlyLimit) + position;
@@ -52,10 +47,8 @@ export function slotFreeAt(times: number[], hourlyLimit: number, position: numbe
 }
 
 /**
- * Decides how many of `documents` new uploads fit now: the hourly slots left and the credit,
- * whichever is fewer. A `created_at` shows whole seconds, so an upload shown at 12:00:00 may
- * have been made until 12:00:00.999: a slot is promised free one second after the hour has
- * passed from the time shown (SECOND_ROUNDING_MS), never earlier than it is.
+ * How many of `documents` new uploads fit now: the hourly slots left or the credit, whichever is
+ * fewer. A slot is promised free SECOND_ROUNDING_MS after the hour passed from the time shown.
  */
 export function planBudget(limits: Limits, documents: number): Plan {
 	const count = limits.times.length;

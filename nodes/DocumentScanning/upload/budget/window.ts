@@ -11,11 +11,7 @@ import { createdAtMs, readScanPage } from '../scanPages';
 export const HOUR_MS = 60 * 60 * 1000;
 /** The service's limit: 200 scans per rolling hour per account. */
 export const SERVICE_HOURLY_LIMIT = 200;
-/**
- * `created_at` and the `Date` header show whole seconds: a time shown may be up to a second
- * early. The count keeps every upload that may still be in the hour, and a slot is promised
- * free only once it is free for certain.
- */
+/** `created_at` and `Date` show whole seconds: a time shown may be up to a second early. */
 export const SECOND_ROUNDING_MS = 1000;
 
 /** The uploads of the account in the rolling hour, on the service's clock. */
@@ -29,10 +25,8 @@ export interface HourWindow {
 }
 
 /**
- * Pure part of the count: the scans of one page that may still lie in the hour before
- * `serverNow`. A scan without a readable `created_at` counts as created now (it may be recent,
- * and the node must not overestimate what is left). Returns whether every scan of the page is
- * older for certain.
+ * The scans of one page that may still lie in the hour before `serverNow` (one without a
+ * readable `created_at` counts as created now), and whether all are older for certain.
  */
 export function inWindow(
 	scans: IDataObject[],
@@ -52,12 +46,10 @@ export function inWindow(
 }
 
 /**
- * Counts the account's uploads of the last rolling hour from GET /scans (all templates,
- * newest first), on the service's clock (`Date` header of page 1). Each page is requested
- * after the one before came back, so scans added meanwhile only repeat, never hide one; pages
- * are read until a page holds only older scans, or the listing ends. Whatever limit the node
- * keeps to, the service lets every client of the account make 200 uploads an hour, so a listing
- * that still holds recent scans after three times that many is an error, not a guess.
+ * Counts the account's uploads of the last rolling hour from GET /scans on the service's clock
+ * (`Date` header of page 1), page after page until one holds only older scans or the listing
+ * ends. Every client of the account shares the service's 200 an hour, so recent scans still
+ * listed after three times that many are an error, not a guess.
  */
 export async function readHourWindow(this: ApiContext): Promise<HourWindow> {
 	const maxPages = Math.ceil((3 * SERVICE_HOURLY_LIMIT) / PAGE_SIZE) + 2;
