@@ -9,7 +9,6 @@ import { withOriginalName } from '../shared/scans/fileName';
 import { eventRows } from '../shared/scans/output';
 import { apiRequest, isPlainObject } from '../shared/transport';
 import { deliveryKey } from './deliveryKey';
-import { bodyText, rawBodyOf } from './rawBody';
 import { replayProblem, replayToleranceSeconds } from './replay';
 import { scanIdFromDelivery } from './scanId';
 import { describeProblem, verifySignature } from './signature';
@@ -40,6 +39,36 @@ function respond(ctx: IWebhookFunctions, status: number, body: IDataObject): IWe
 	return { noWebhookResponse: true };
 }
 
+/**
+ * The raw request bytes the signature covers. n8n's webhook server keeps them as
+ * `req.rawBody`; where it has not read them yet, newer n8n offers `req.readRawBody()` (as
+ * n8n's own Trello and Webhook nodes use it). The parsed `req.body` is never re-serialised.
+ */
+async function rawBodyOf(request: { rawBody?: unknown; readRawBody?: unknown }) {
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
+		try {
+			await (request.readRawBody as () => Promise<void>).call(request);
+		} catch {
+			// A body that cannot be read is treated like a missing one: 401, nothing starts.
+			return undefined;
+		}
+	}
+	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
+}
+
+/**
+ * The signed bytes as JSON (undefined when they are not), a leading UTF-8 byte order mark
+ * skipped (RFC 8259 §8.1 lets a parser ignore it; the signature covers the bytes as sent).
+ */
+function signedJson(rawBody: Buffer): unknown {
+	const text = rawBody.toString('utf8');
+	try {
+		return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+	} catch {
+		return undefined;
+	}
+}
+
 export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject() as unknown as {
 		rawBody?: unknown;
@@ -60,14 +89,8 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	}
 
 	// The signed bytes are the source of truth: the item is built from them, not from a
-	// body some middleware may have parsed differently. A leading BOM is skipped (RFC 8259 §8.1).
-	const rawText = bodyText(rawBody);
-	let body: unknown;
-	try {
-		body = JSON.parse(rawText);
-	} catch {
-		body = undefined;
-	}
+	// body some middleware may have parsed differently.
+	const body = signedJson(rawBody);
 	if (!isPlainObject(body)) {
 		return respond(this, 400, {
 			error: 'invalid_body',
@@ -90,9 +113,7 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	const data = isPlainObject(body.data) ? body.data : {};
 	const subscribed = selectedEvents(this.getNodeParameter('events', []));
 	const ignored = filterReason(event, data, subscribed, options);
-	if (ignored !== undefined) {
-		return respond(this, 200, { received: true, ignored });
-	}
+	if (ignored !== undefined) return respond(this, 200, { received: true, ignored });
 
 	// Late: never a failure at the service (it would cost the webhook), never silent.
 	const late = replayProblem(body.timestamp, tolerance, Date.now());
@@ -109,22 +130,18 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	respond(this, 200, { received: true });
 
 	let scan: IDataObject | undefined;
-	let fetchError: string | undefined;
-	if (options.includeFullScan) {
-		if ('problem' in scanId) {
-			fetchError = scanId.problem;
-		} else {
-			try {
-				scan = await apiRequest.call(this, {
-					method: 'GET',
-					path: `/scans/${scanId.id}`,
-					retry: false,
-					waitOutRateLimit: false,
-					timeout: FETCH_TIMEOUT_MS,
-				});
-			} catch (error) {
-				fetchError = error instanceof Error ? error.message : String(error);
-			}
+	let fetchError = options.includeFullScan && 'problem' in scanId ? scanId.problem : undefined;
+	if (options.includeFullScan && 'id' in scanId) {
+		try {
+			scan = await apiRequest.call(this, {
+				method: 'GET',
+				path: `/scans/${scanId.id}`,
+				retry: false,
+				waitOutRateLimit: false,
+				timeout: FETCH_TIMEOUT_MS,
+			});
+		} catch (error) {
+			fetchError = error instanceof Error ? error.message : String(error);
 		}
 	}
 

@@ -4,12 +4,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../shared/transport';
 
 /**
- * The key of a delivery: its result, not its bytes (issue 33 §2). `<event>:<scan ID>:<digest>`
- * when the body names its scan (scanId.ts), the digest over `data` without its time fields
- * (`timestamp`, `*_at`) and the ID; else `sha256:<digest>` of the body without time fields (its
- * and `data`'s). A digest is 16 hex digits of the SHA-256 of canonical JSON (keys sorted, no
- * spacing) of the values as JSON.parse reads them. The same result resent, signed anew or
- * restamped keeps its key; a new result of the scan gets a new one. Nothing secret is in it.
+ * The key of a delivery: its result, not its bytes. `<event>:<scan ID>:<digest>` when the body
+ * names its scan (scanId.ts), the digest over `data` without its time fields (`timestamp`,
+ * `*_at`) and the ID; else `sha256:<digest>` of the body without time fields (its and `data`'s).
+ * A digest is 16 hex digits of the SHA-256 of canonical JSON (keys sorted, no spacing) of the
+ * values as JSON.parse reads them. The same result resent, signed anew or restamped keeps its
+ * key; a new result of the scan gets a new one. Nothing secret is in it.
  */
 
 const TIME_FIELD = /^timestamp$|_at$/;

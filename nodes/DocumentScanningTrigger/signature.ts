@@ -19,12 +19,6 @@ export interface SignatureCheck {
 	problem?: SignatureProblem;
 }
 
-/** The header value as one string; a repeated header (array) counts as malformed. */
-function headerValue(value: unknown): string | undefined {
-	if (typeof value === 'string') return value;
-	return undefined;
-}
-
 export function verifySignature(
 	rawBody: unknown,
 	signatureHeader: unknown,
@@ -33,20 +27,17 @@ export function verifySignature(
 	if (typeof secret !== 'string' || secret === '')
 		return { valid: false, problem: 'missingSecret' };
 	if (!Buffer.isBuffer(rawBody)) return { valid: false, problem: 'missingBody' };
-	if (signatureHeader === undefined || signatureHeader === null || signatureHeader === '') {
-		return { valid: false, problem: 'missingSignature' };
-	}
-	const header = headerValue(signatureHeader);
-	const match = header === undefined ? null : SIGNATURE_FORMAT.exec(header);
+	if ((signatureHeader ?? '') === '') return { valid: false, problem: 'missingSignature' };
+	// A repeated header (an array) is malformed too.
+	const match = typeof signatureHeader === 'string' && SIGNATURE_FORMAT.exec(signatureHeader);
 	if (!match) return { valid: false, problem: 'malformedSignature' };
 
 	const expected = createHmac('sha256', secret).update(rawBody).digest();
 	const received = Buffer.from(match[1], 'hex');
-	// Both are 32 bytes here (the format check guarantees 64 hex digits), as timingSafeEqual requires.
-	if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
-		return { valid: false, problem: 'mismatch' };
-	}
-	return { valid: true };
+	// Both are 32 bytes (the format allows only 64 hex digits), as timingSafeEqual requires.
+	return timingSafeEqual(received, expected)
+		? { valid: true }
+		: { valid: false, problem: 'mismatch' };
 }
 
 /** Wording for the 401 answer; it names the problem, never the secret or the expected value. */

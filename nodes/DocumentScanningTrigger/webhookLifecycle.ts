@@ -14,7 +14,7 @@ import { recordEvents, selectedEvents } from '../shared/events';
  * Registration of the trigger's one webhook at the service (`webhookMethods.default`): this
  * node's webhooks are found in GET /webhooks by their URL, its ID and signing secret are kept in
  * static data by activation. Deliveries only read them (delivery.ts), so no write-back of a
- * delivery can set them back. No module-level state.
+ * delivery can set them back.
  */
 
 /** What the node keeps in `getWorkflowStaticData('node')`. */
@@ -26,24 +26,13 @@ export interface StoredWebhook {
 	webhookEvents?: string[];
 }
 
-const STATIC_KEYS = [
-	'webhookId',
-	'webhookSecret',
-	'webhookUrl',
-	'webhookEvents',
-	// Written by earlier versions (the record of repeats of 0.2.0): cleared like the rest.
-	'webhookKeyAtService',
-	'recentDeliveries',
-	'forgottenUpTo',
-];
 const MAX_NAME_LENGTH = 255;
 
+/** Clears what `StoredWebhook` names, and what earlier versions wrote (cleared like the rest). */
 export function clearStoredWebhook(staticData: IDataObject): void {
-	for (const key of STATIC_KEYS) delete staticData[key];
-}
-
-function sameEvents(a: string[], b: string[]): boolean {
-	return a.length === b.length && a.every((event, index) => event === b[index]);
+	const earlier = ['webhookKeyAtService', 'recentDeliveries', 'forgottenUpTo'];
+	for (const key of ['webhookId', 'webhookSecret', 'webhookUrl', 'webhookEvents', ...earlier])
+		delete staticData[key];
 }
 
 /**
@@ -79,13 +68,11 @@ export function isRecordActive(record: IDataObject): boolean {
 
 function webhookUrlOf(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl('default');
-	if (!url) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			'n8n could not determine the webhook URL of this trigger',
-		);
-	}
-	return url;
+	if (url) return url;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		'n8n could not determine the webhook URL of this trigger',
+	);
 }
 
 function webhookName(ctx: IHookFunctions): string {
@@ -109,10 +96,10 @@ export async function deleteRemote(ctx: IHookFunctions, id: string | number): Pr
 }
 
 /**
- * This node's webhooks at the service: those of its URL (a query ignored: the second webhook of
- * earlier development builds, `?ds_seal=`, goes too). The stored ID of a webhook with another URL is left alone
- * and logged: static data cannot tell a WEBHOOK_URL changed since from a workflow imported from
- * another n8n, whose live webhook that is. Its deliveries fail the new secret's check (401).
+ * This node's webhooks at the service: those of its URL, a query ignored. The stored ID of a
+ * webhook with another URL is left alone and logged: static data cannot tell a WEBHOOK_URL changed
+ * since from a workflow imported from another n8n, whose live webhook that is. Its deliveries
+ * fail the new secret's check (401).
  */
 async function webhooksOfNode(ctx: IHookFunctions): Promise<IDataObject[]> {
 	const stored = ctx.getWorkflowStaticData('node') as StoredWebhook;
@@ -144,10 +131,9 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 		main !== undefined &&
 		String(main.id) === String(stored.webhookId) &&
 		isRecordActive(main) &&
-		sameEvents(
+		JSON.stringify(
 			main.events === undefined ? (stored.webhookEvents ?? []) : recordEvents(main.events),
-			events,
-		) &&
+		) === JSON.stringify(events) &&
 		typeof stored.webhookSecret === 'string' &&
 		stored.webhookSecret !== '';
 	if (usable) return true;
@@ -186,11 +172,10 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');
 	const url = webhookUrlOf(this);
 	const events = selectedEvents(this.getNodeParameter('events', []));
-	if (events.length === 0) {
+	if (events.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Select at least one event to listen to', {
 			description: 'Choose "Scan Completed", "Scan Failed" or both in the "Events" parameter.',
 		});
-	}
 
 	let body: unknown;
 	let failure: unknown;
@@ -209,9 +194,8 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		if (failure instanceof NodeApiError && httpStatusOf(failure) === 422) {
 			const fields = fieldNames((failure.errorResponse as IDataObject | undefined)?.errors);
 			const text = `${failure.message} ${failure.description ?? ''}`;
-			if (fields.includes('url') || (fields.length === 0 && /url/i.test(text))) {
+			if (fields.includes('url') || (fields.length === 0 && /url/i.test(text)))
 				throw refusedUrlError(this, url, failure);
-			}
 		}
 		// Already a NodeApiError worded by the transport (no secret in it).
 		throw failure;
@@ -221,36 +205,32 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 	const secretSource = (body as IDataObject | undefined)?.secret ?? record.secret;
 	const secret = typeof secretSource === 'string' ? secretSource : undefined;
 	const id = record.id as string | number | undefined;
-	if (id === undefined || id === null || id === '') {
-		throw new NodeOperationError(
+	const notReturned = (what: string, description: string) =>
+		new NodeOperationError(
 			this.getNode(),
-			'The service created the webhook but returned no ID',
-			{
-				description:
-					'Without the ID the webhook cannot be checked or deleted later. Check the webhooks of the account in the application.',
-			},
+			`The service created the webhook but returned no ${what}`,
+			{ description },
 		);
-	}
+	if (id === undefined || id === null || id === '')
+		throw notReturned(
+			'ID',
+			'Without the ID the webhook cannot be checked or deleted later. Check the webhooks of the account in the application.',
+		);
 	if (!secret) {
 		// A webhook whose deliveries cannot be verified is useless: remove it again.
 		await deleteRemote(this, id);
-		throw new NodeOperationError(
-			this.getNode(),
-			'The service created the webhook but returned no signing secret',
-			{
-				description:
-					'Deliveries cannot be verified without the secret, so the webhook was deleted again.',
-			},
+		throw notReturned(
+			'signing secret',
+			'Deliveries cannot be verified without the secret, so the webhook was deleted again.',
 		);
 	}
 
-	const stored: StoredWebhook = {
+	Object.assign(staticData, {
 		webhookId: id,
 		webhookSecret: secret,
 		webhookUrl: typeof record.url === 'string' ? record.url : url,
 		webhookEvents: record.events === undefined ? events : recordEvents(record.events),
-	};
-	Object.assign(staticData, stored);
+	} satisfies StoredWebhook);
 	return true;
 }
 
