@@ -19,19 +19,15 @@ const ISO_WITH_OFFSET =
 
 /** Milliseconds since the epoch, or undefined when `value` is not ISO 8601 with an offset. */
 export function parseTimestamp(value: unknown): number | undefined {
-	if (typeof value !== 'string') return undefined;
-	const match = ISO_WITH_OFFSET.exec(value);
+	const match = typeof value === 'string' ? ISO_WITH_OFFSET.exec(value) : null;
 	if (!match) return undefined;
 	const [, y, mo, d, h, mi, s, fraction, zulu, sign, oh, om] = match;
 	const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
 	const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
 	if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
 	if (hour > 23 || minute > 59 || second > 59) return undefined;
-	let offsetMinutes = 0;
-	if (!zulu) {
-		if (Number(oh) > 23 || Number(om) > 59) return undefined;
-		offsetMinutes = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
-	}
+	if (!zulu && (Number(oh) > 23 || Number(om) > 59)) return undefined;
+	const offsetMinutes = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
 	const millis = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
 	// Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear keeps the year as written.
 	const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second, millis));

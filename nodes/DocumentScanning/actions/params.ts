@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -12,7 +12,8 @@ export function positiveId(
 	itemIndex: number,
 	fieldLabel: string,
 ): number {
-	const value = isLocatorValue(raw) ? raw.value : raw;
+	const locator = typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'value' in raw;
+	const value = locator ? raw.value : raw;
 	const text =
 		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	const digits = /^[1-9][0-9]*$/.test(text);
@@ -32,8 +33,4 @@ export function positiveId(
 			description: `Enter the numeric ID (digits only, e.g. 12). No request was sent for this item.`,
 		},
 	);
-}
-
-function isLocatorValue(value: unknown): value is { value: unknown } & IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value;
 }

@@ -21,6 +21,9 @@ export function toolText(text: string): string {
 	return text.replace(/^Item \d+: /, '').replace(/ \(item \d+\)(?=[.;:]?$|;)/g, '');
 }
 
+const isNodeError = (error: unknown): error is NodeApiError | NodeOperationError =>
+	error instanceof NodeApiError || error instanceof NodeOperationError;
+
 /**
  * The output item of a failed input item under "Continue On Fail": `{ error, … }`. As an AI
  * tool's answer (`asTool`) its texts are `toolText`s.
@@ -28,30 +31,23 @@ export function toolText(text: string): string {
 export function errorItem(error: unknown, itemIndex: number, asTool = false): INodeExecutionData {
 	const text = (value: string) => (asTool ? toolText(value) : value);
 	const json: IDataObject = { error: text(error instanceof Error ? error.message : String(error)) };
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.description) json.description = text(error.description);
-	}
+	if (isNodeError(error) && error.description) json.description = text(error.description);
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
 	if (hasItemFields(error)) Object.assign(json, error.itemFields());
 	return { json, pairedItem: { item: itemIndex } };
 }
 
 /** An error as an n8n error: n8n's own errors as they are, anything else wrapped. */
-export function asNodeError(
-	ctx: IExecuteFunctions,
-	error: unknown,
-): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error);
+export function asNodeError(ctx: IExecuteFunctions, error: unknown) {
+	return isNodeError(error) ? error : new NodeOperationError(ctx.getNode(), error as Error);
 }
 
 /** Makes sure an error carries the item it belongs to, as an n8n error. */
 export function asItemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	if (!isNodeError(error))
+		return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+	return error;
 }
 
 /** Wraps plain records as output items paired to one input item. */

@@ -4,7 +4,7 @@ import { ScanPoller } from '../waiting';
 import type { Deferred, ExecutionScope } from './scope';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { Pace } from '../../shared/pace';
-import { itemAnswer } from './itemPace';
+import { httpStatusOf, isOutcomeUnknown } from '../../shared/transport';
 import { asItemError, errorItem } from './items';
 import { isDeferred } from './scope';
 import { goesOnAfterFailure } from './tool';
@@ -54,10 +54,8 @@ export interface PhasedOperation<State = undefined> {
  * Runs one operation for every input item in three phases:
  * 1. local checks of every item (`validate`), before the first request;
  * 2. the requests, at the execution's pace (shared/pace.ts): up to `concurrency` at the
- *    service at once, starting lower and growing while the service answers quickly. An
- *    operation whose requests carry the pace themselves (`pacesOwnRequests`: the upload, whose
- *    item also reads its file and may read listings) runs up to `concurrency` items side by
- *    side; otherwise each item takes a place of the pace while it runs;
+ *    service at once, starting lower and growing while the service answers quickly (see
+ *    `pacesOwnRequests`);
  * 3. waiting: items whose scan is not final yet wait in the execution's one poller, which
  *    they joined as soon as their request returned (phase 2 does not wait for them).
  *
@@ -127,8 +125,10 @@ export async function runPhases<State>(
 							results[itemIndex] = result;
 						}
 					} catch (error) {
-						const answer = itemAnswer(error, Date.now() - began);
-						if (answer) slot?.done(answer);
+						// The pace learns the item's status or lost answer, never a local failure.
+						const [ms, status] = [Date.now() - began, httpStatusOf(error)];
+						if (status !== undefined) slot?.done({ kind: 'item', ms, status });
+						else if (isOutcomeUnknown(error)) slot?.done({ kind: 'item', ms, lost: true });
 						else slot?.release();
 						fail(error, itemIndex);
 					}

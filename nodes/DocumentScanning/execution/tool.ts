@@ -44,7 +44,7 @@ function refuseAsTool(ctx: IExecuteFunctions, resource: string, operation: strin
  * One call as a tool. A failure is thrown (n8n's MCP Server Trigger answers `isError`), but in an
  * AI Agent's engine request (`rewireOutputLogTo`), where n8n 1.x would fail the whole execution
  * and 2.x drop the description, it is the answer `[{ error, description }]`. Answers and errors
- * are redacted (`withoutSecrets`); an answer is then bounded (toolAnswer.ts).
+ * are redacted (`withoutSecrets`); an answer is then bounded (`boundAnswer`).
  */
 export async function toolCall(
 	ctx: IExecuteFunctions,

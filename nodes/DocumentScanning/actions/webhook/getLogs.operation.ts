@@ -19,13 +19,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
 	const time = (log: { created_at?: unknown }) => Date.parse(String(log.created_at)) || 0;
-	const logs = (
-		await apiRequestList.call(this, {
-			method: 'GET',
-			path: `/webhooks/${webhookId}/logs`,
-			itemIndex,
-		})
-	).sort((a, b) => time(b) - time(a)); // newest first, whatever the service's order (not shown)
+	const path = `/webhooks/${webhookId}/logs`;
+	const logs = await apiRequestList.call(this, { method: 'GET', path, itemIndex });
+	logs.sort((a, b) => time(b) - time(a)); // newest first, whatever the service's order (not shown)
 	if (!runsAsTool(this.getNode())) return toItems(logs, itemIndex);
 	const shown = logs.slice(0, 20); // a model's answer: the 20 newest, and how many there are
 	const answer = { webhook_id: webhookId, total: logs.length, shown: shown.length, logs: shown };
