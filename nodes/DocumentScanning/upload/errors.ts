@@ -17,10 +17,6 @@ interface Options {
 
 /** The base of the upload errors: a NodeOperationError with typed output fields. */
 export class UploadError extends NodeOperationError implements ItemFields {
-	constructor(node: INode, message: string, options: Options) {
-		super(node, message, options);
-	}
-
 	itemFields(): IDataObject {
 		return {};
 	}
@@ -147,13 +143,10 @@ export function sameFileFailed(
 	);
 }
 
-export function idList(ids: unknown[]): string {
-	return ids.map(String).join(', ');
-}
+export const idList = (ids: unknown[]) => ids.map(String).join(', ');
 
-export function plural(count: number, one: string, many = `${one}s`): string {
-	return `${count} ${count === 1 ? one : many}`;
-}
+export const plural = (count: number, one: string, many = `${one}s`) =>
+	`${count} ${count === 1 ? one : many}`;
 
 export function tooManyPagesError(
 	ctx: IExecuteFunctions,

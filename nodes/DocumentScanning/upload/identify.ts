@@ -31,21 +31,18 @@ export type FoundScan =
 	/** "Return Existing Scan": the scan made earlier from these bytes (no credit). */
 	| { kind: 'existing'; scan: IDataObject };
 
-function requestOf(upload: PreparedUpload): ListingRequest {
-	return {
-		templateId: upload.templateId,
-		itemIndex: upload.itemIndex,
-		fileName: upload.file.fileName,
-	};
-}
+const requestOf = ({ templateId, itemIndex, file }: PreparedUpload): ListingRequest => ({
+	templateId,
+	itemIndex,
+	fileName: file.fileName,
+});
 
-function ids(scans: IDataObject[]): number[] {
-	return scans.map((scan) => Number(scan.id));
-}
+const ids = (scans: IDataObject[]) => scans.map((scan) => Number(scan.id));
 
 /**
  * The scans made since local time `since` that may hold the file: its fingerprint, or else its
  * name; never one that other items of this execution got (`taken`), which holds their files.
+ * When they cannot be read, the outcome of the attempt that failed with `cause` is unknown.
  */
 async function madeSince(
 	ctx: IExecuteFunctions,
@@ -53,8 +50,14 @@ async function madeSince(
 	upload: PreparedUpload,
 	since: number,
 	taken: ReadonlySet<number>,
+	cause: unknown,
 ): Promise<IDataObject[]> {
-	const recent = await index.readSince(ctx, since, requestOf(upload));
+	let recent: IDataObject[];
+	try {
+		recent = await index.readSince(ctx, since, requestOf(upload));
+	} catch (error) {
+		throw lostError(ctx, upload, cause, undefined, error);
+	}
 	index.add(recent, true);
 	return recent.filter(
 		(scan) =>
@@ -126,12 +129,7 @@ export async function afterConflict(
 	if (conflict.lostSince !== undefined) {
 		// The lost attempt may have made the scan: unless the listing proves it did not, the
 		// outcome is unknown, with the scans that may be it.
-		let since: IDataObject[];
-		try {
-			since = await madeSince(ctx, index, upload, conflict.lostSince, taken);
-		} catch (error) {
-			throw lostError(ctx, upload, conflict.error, undefined, error);
-		}
+		const since = await madeSince(ctx, index, upload, conflict.lostSince, taken, conflict.error);
 		if (upload.fingerprint !== undefined && since.length === 1)
 			return { kind: 'recovered', scan: since[0] };
 		if (since.length > 0) throw lostError(ctx, upload, conflict.error, ids(since));
@@ -159,12 +157,7 @@ export async function afterLostAnswers(
 	lost: Extract<SendResult, { kind: 'lost' }>,
 	taken: ReadonlySet<number>,
 ): Promise<FoundScan> {
-	let since: IDataObject[];
-	try {
-		since = await madeSince(ctx, index, upload, lost.sentAt, taken);
-	} catch (error) {
-		throw lostError(ctx, upload, lost.failure, undefined, error);
-	}
+	const since = await madeSince(ctx, index, upload, lost.sentAt, taken, lost.failure);
 	if (upload.fingerprint !== undefined && since.length === 1)
 		return { kind: 'recovered', scan: since[0] };
 	throw lostError(ctx, upload, lost.failure, ids(since));

@@ -40,6 +40,16 @@ interface Settled<T> {
 	reject: (error: unknown) => void;
 }
 
+/** An upload with the execution's pace its POSTs wait for. */
+type PacedUpload = PreparedUpload & { pace?: RequestPace };
+
+/** What the ledger records of any upload. */
+const ledgerEntry = (upload: PreparedUpload) => ({
+	itemIndex: upload.itemIndex,
+	fileName: upload.file.fileName,
+	fingerprinted: upload.fingerprint !== undefined,
+});
+
 function settled<T>(): Settled<T> {
 	let resolve!: (value: T) => void;
 	let reject!: (error: unknown) => void;
@@ -106,13 +116,8 @@ export class UploadSession {
 		this.leads = leads.map((upload) => upload.itemIndex);
 		const held = new Map<number, Error>();
 		try {
-			const check = await checkBeforeUploads(
-				ctx,
-				leads,
-				ready.length - leads.length,
-				hourlyLimit,
-				this.indexes,
-			);
+			const repeats = ready.length - leads.length;
+			const check = await checkBeforeUploads(ctx, leads, repeats, hourlyLimit, this.indexes);
 			this.gate = check.gate;
 			this.known = check.known;
 		} catch (error) {
@@ -121,13 +126,9 @@ export class UploadSession {
 				held.set(itemIndex, limitsCheckError(ctx.getNode(), itemIndex, error));
 			return held;
 		}
-		for (const [itemIndex, scan] of this.known) {
-			const upload = this.prepared.get(itemIndex)!;
-			if (upload.onDuplicate === 'error')
-				held.set(itemIndex, alreadyUploadedError(ctx, upload, scan));
-		}
-		for (const [itemIndex, lead] of this.leadOf) {
-			const scan = this.known.get(lead);
+		// With "Error", a document the service provably has fails, and so do its repeats.
+		for (const itemIndex of ready) {
+			const scan = this.known.get(this.leadOf.get(itemIndex) ?? itemIndex);
 			const upload = this.prepared.get(itemIndex)!;
 			if (scan && upload.onDuplicate === 'error')
 				held.set(itemIndex, alreadyUploadedError(ctx, upload, scan));
@@ -200,10 +201,7 @@ export class UploadSession {
 		return this.ledger.stopError(ctx.getNode(), error, { ...limit, allFitAt });
 	}
 
-	private async uploadOnce(
-		ctx: IExecuteFunctions,
-		upload: PreparedUpload & { pace?: RequestPace },
-	): Promise<UploadOutcome> {
+	private async uploadOnce(ctx: IExecuteFunctions, upload: PacedUpload): Promise<UploadOutcome> {
 		const known = this.known.get(upload.itemIndex);
 		if (known) return { kind: 'existing', scan: known };
 		await this.gate.enter(ctx, upload.itemIndex);
@@ -213,14 +211,8 @@ export class UploadSession {
 			const outcome = await this.send(ctx, { ...upload, pace });
 			this.taken.add(Number(outcome.scan.id));
 			charged = outcome.kind === 'created' || outcome.kind === 'recovered';
-			if (charged) {
-				this.ledger.recordScan({
-					itemIndex: upload.itemIndex,
-					fileName: upload.file.fileName,
-					scanId: Number(outcome.scan.id),
-					fingerprinted: upload.fingerprint !== undefined,
-				});
-			}
+			if (charged)
+				this.ledger.recordScan({ ...ledgerEntry(upload), scanId: Number(outcome.scan.id) });
 			this.gate.settle(charged, charged ? (createdAtMs(outcome.scan) ?? Date.now()) : undefined);
 			return outcome;
 		} catch (error) {
@@ -229,10 +221,7 @@ export class UploadSession {
 		}
 	}
 
-	private async send(
-		ctx: IExecuteFunctions,
-		upload: PreparedUpload & { pace?: RequestPace },
-	): Promise<UploadOutcome> {
+	private async send(ctx: IExecuteFunctions, upload: PacedUpload): Promise<UploadOutcome> {
 		const index = this.indexes.of(upload.templateId);
 		const result = await send.call(ctx, upload);
 		if (result.kind === 'created') return result;
@@ -241,14 +230,8 @@ export class UploadSession {
 				? await afterConflict(ctx, index, upload, result, this.taken)
 				: await afterLostAnswers(ctx, index, upload, result, this.taken);
 		} catch (error) {
-			if (error instanceof OutcomeUnknownError) {
-				this.ledger.recordUncertain({
-					itemIndex: upload.itemIndex,
-					fileName: upload.file.fileName,
-					candidates: error.candidates,
-					fingerprinted: upload.fingerprint !== undefined,
-				});
-			}
+			if (error instanceof OutcomeUnknownError)
+				this.ledger.recordUncertain({ ...ledgerEntry(upload), candidates: error.candidates });
 			throw asNodeError(ctx, error);
 		}
 	}
