@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { withOriginalName } from '../shared/scans/fileName';
 import { eventRows } from '../shared/scans/output';
@@ -91,20 +86,18 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 	// The signed bytes are the source of truth: the item is built from them, not from a
 	// body some middleware may have parsed differently.
 	const body = signedJson(rawBody);
-	if (!isPlainObject(body)) {
+	if (!isPlainObject(body))
 		return respond(this, 400, {
 			error: 'invalid_body',
 			message: 'The delivery body is not a JSON object',
 		});
-	}
 
 	// Only the signed body names the event; the unsigned X-Service-Event header never decides.
-	if (typeof body.event !== 'string' || body.event === '') {
+	if (typeof body.event !== 'string' || body.event === '')
 		return respond(this, 400, {
 			error: 'missing_event',
 			message: 'The signed delivery body names no event',
 		});
-	}
 	const event = body.event;
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const tolerance = replayToleranceSeconds(options.replayTolerance, this.getNode().typeVersion);
@@ -158,6 +151,5 @@ export async function handleDelivery(this: IWebhookFunctions): Promise<IWebhookR
 		items = [item];
 	}
 
-	const workflowData: INodeExecutionData[][] = [items.map((json) => ({ json }))];
-	return { noWebhookResponse: true, workflowData };
+	return { noWebhookResponse: true, workflowData: [items.map((json) => ({ json }))] };
 }

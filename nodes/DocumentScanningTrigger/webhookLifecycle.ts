@@ -41,12 +41,9 @@ export function clearStoredWebhook(staticData: IDataObject): void {
  */
 function sameUrl(a: unknown, b: unknown): boolean {
 	const base = (url: unknown) => {
-		try {
-			const parsed = new URL(String(url).trim());
-			return `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
-		} catch {
-			return undefined;
-		}
+		const text = String(url).trim();
+		const parsed = URL.canParse(text) ? new URL(text) : undefined;
+		return parsed && `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
 	};
 	return base(a) !== undefined && base(a) === base(b);
 }
@@ -60,10 +57,8 @@ export function isRecordActive(record: IDataObject): boolean {
 		const value = String(record[key]).trim().toLowerCase();
 		if (/^(true|false|0|1)$/.test(value)) return value === 'true' || value === '1';
 	}
-	if (typeof record.status === 'string') {
-		return ['active', 'enabled', 'ok'].includes(record.status.trim().toLowerCase());
-	}
-	return true;
+	const status = typeof record.status === 'string' ? record.status.trim().toLowerCase() : 'active';
+	return ['active', 'enabled', 'ok'].includes(status);
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {

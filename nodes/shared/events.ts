@@ -2,7 +2,6 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /** The events of the service: the webhook's subscription, the triggers' `events` parameter. */
 export const EVENTS = ['scan.completed', 'scan.failed'] as const;
-export type ScanEvent = (typeof EVENTS)[number];
 
 /** The options of every `events` parameter (Webhook → Create and both triggers). */
 export const EVENT_OPTIONS: INodePropertyOptions[] = [

@@ -50,9 +50,7 @@ export function toolProperties(): INodeProperties[] {
 			typeOptions: { rows: 3 },
 			description:
 				'What the AI model reads about this tool: what it does, what it returns and when to use it',
-			displayOptions: {
-				show: { '@tool': [true], resource: [resource], operation: [operation] },
-			},
+			displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
 		})),
 	);
 	return [

@@ -10,10 +10,7 @@ import type { ItemFields } from '../execution/items';
 import type { ListingRequest } from './scanPages';
 import { LISTING_MAX_PAGES, MAX_REPEATS } from './scanPages';
 
-interface Options {
-	itemIndex?: number;
-	description: string;
-}
+type Options = { itemIndex?: number; description: string };
 
 /** The base of the upload errors: a NodeOperationError with typed output fields. */
 export class UploadError extends NodeOperationError implements ItemFields {
@@ -123,12 +120,7 @@ export class NotProvenError extends UploadError {
 }
 
 /** A repeat of a file whose first item got no scan: not sent either. */
-export function sameFileFailed(
-	node: INode,
-	itemIndex: number,
-	lead: number,
-	error: unknown,
-): NotUploadedError {
+export function sameFileFailed(node: INode, itemIndex: number, lead: number, error: unknown) {
 	const text = error instanceof Error ? error.message : String(error);
 	return new NotUploadedError(
 		node,
@@ -176,10 +168,7 @@ export function restlessError(ctx: IExecuteFunctions, request: ListingRequest): 
 	);
 }
 
-export function pageIgnoredError(
-	ctx: IExecuteFunctions,
-	request: ListingRequest,
-): NodeOperationError {
+export function pageIgnoredError(ctx: IExecuteFunctions, request: ListingRequest) {
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Item ${request.itemIndex}: the service answered page 2 of template ${request.templateId}'s scans with page 1 again, so the node could not look for the scan of "${request.fileName}" beyond the newest 25`,

@@ -70,11 +70,7 @@ async function madeSince(
 }
 
 /** Several scans carry one file's fingerprint: names set by hand; the node does not pick one. */
-function ambiguous(
-	ctx: IExecuteFunctions,
-	upload: PreparedUpload,
-	scans: IDataObject[],
-): AmbiguousScanError {
+function ambiguous(ctx: IExecuteFunctions, upload: PreparedUpload, scans: IDataObject[]) {
 	return new AmbiguousScanError(
 		ctx.getNode(),
 		`Item ${upload.itemIndex}: ${scans.length} scans of template ${upload.templateId} carry the content fingerprint of "${upload.file.fileName}" (scan IDs ${idList(ids(scans))})`,

@@ -34,12 +34,6 @@ export type UploadOutcome =
 	/** Another item of this execution has the same file: its scan (no credit, nothing sent). */
 	| { kind: 'sameFile'; scan: IDataObject; asItem: number };
 
-interface Settled<T> {
-	promise: Promise<T>;
-	resolve: (value: T) => void;
-	reject: (error: unknown) => void;
-}
-
 /** An upload with the execution's pace its POSTs wait for. */
 type PacedUpload = PreparedUpload & { pace?: RequestPace };
 
@@ -50,7 +44,8 @@ const ledgerEntry = (upload: PreparedUpload) => ({
 	fingerprinted: upload.fingerprint !== undefined,
 });
 
-function settled<T>(): Settled<T> {
+/** A promise with its resolve and reject: an item's outcome, which its repeats wait for. */
+function settled<T>() {
 	let resolve!: (value: T) => void;
 	let reject!: (error: unknown) => void;
 	const promise = new Promise<T>((yes, no) => {
@@ -71,7 +66,7 @@ export class UploadSession {
 	/** Items whose file an earlier item of the batch has: that item. */
 	private readonly leadOf = new Map<number, number>();
 	/** The outcome of every item other items wait for. */
-	private readonly outcomes = new Map<number, Settled<UploadOutcome>>();
+	private readonly outcomes = new Map<number, ReturnType<typeof settled<UploadOutcome>>>();
 	/** Scans items of this execution got: each holds that item's file, so never another's. */
 	private readonly taken = new Set<number>();
 	/** The batch's items that upload their file, and those whose upload got its scan. */

@@ -53,10 +53,6 @@ const RULES: BaseUrlRule[] = [
 	},
 ];
 
-function breaks(rule: BaseUrlRule, value: string): boolean {
-	return rule.pattern.test(value) !== Boolean(rule.negate);
-}
-
 /**
  * The credential test's Base URL as an n8n expression: the first rule the Base URL breaks turns
  * it into `http://<rule's testHost>`, so the test fails with a readable message and nothing (no
@@ -76,14 +72,13 @@ export function baseUrlTestExpression(): string {
  */
 export function normalizeBaseUrl(node: INode, raw: unknown): string {
 	const value = typeof raw === 'string' ? raw.trim() : '';
-	const broken = RULES.find((rule) => breaks(rule, value));
-	if (broken) {
+	const broken = RULES.find((rule) => rule.pattern.test(value) !== Boolean(rule.negate));
+	if (broken)
 		throw new NodeOperationError(
 			node,
 			`The Base URL of the Document Scanning API credential ${broken.message}`,
 			{ description: broken.description },
 		);
-	}
 	return value.replace(/\/+$/, '');
 }
 

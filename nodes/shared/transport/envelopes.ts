@@ -11,10 +11,8 @@ export const isJsonBody = (body: unknown) => unwrapRecord(body).message !== body
 
 /** A single record comes bare or as `{ data: {...} }`. */
 export function unwrapRecord(body: unknown): IDataObject {
-	if (isPlainObject(body)) {
-		if (isPlainObject(body.data) && body.id === undefined) return body.data;
-		return body;
-	}
+	if (isPlainObject(body))
+		return isPlainObject(body.data) && body.id === undefined ? body.data : body;
 	if (typeof body === 'string' && body.trim() !== '') {
 		try {
 			return unwrapRecord(JSON.parse(body));
@@ -41,13 +39,12 @@ export function unwrapList(body: unknown): ListPage {
 		return unwrapList(JSON.parse(body));
 	if (isPlainObject(body)) {
 		const inner = body.data;
-		if (Array.isArray(inner)) {
+		if (Array.isArray(inner))
 			return {
 				items: inner as IDataObject[],
 				meta: isPlainObject(body.meta) ? body.meta : undefined,
 				links: isPlainObject(body.links) ? body.links : undefined,
 			};
-		}
 		// `{ data: { data: [...] } }` or `{ data: [...], ... }` nested once more.
 		if (isPlainObject(inner)) return unwrapList(inner);
 		// Another name for the list (`{ "webhooks": [...] }`): the one array in the object.

@@ -21,22 +21,13 @@ const NETWORK_ERROR_CODES = new Set([
  */
 export function errorCode(error: unknown): string | undefined {
 	let current: unknown = error;
-	for (let depth = 0; depth < 4 && isPlainObjectLike(current); depth++) {
-		const { code, httpCode, errorResponse } = current as {
-			code?: unknown;
-			httpCode?: unknown;
-			errorResponse?: { code?: unknown };
-		};
-		for (const candidate of [code, httpCode, errorResponse?.code]) {
+	for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+		const { code, httpCode, errorResponse, cause } = current as IDataObject;
+		for (const candidate of [code, httpCode, (errorResponse as IDataObject | undefined)?.code])
 			if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
-		}
-		current = (current as { cause?: unknown }).cause;
+		current = cause;
 	}
 	return undefined;
-}
-
-function isPlainObjectLike(value: unknown): value is object {
-	return typeof value === 'object' && value !== null;
 }
 
 export function errorText(error: unknown): string {
@@ -66,11 +57,8 @@ export function isOutcomeUnknown(error: unknown): boolean {
 }
 
 export function httpStatusOf(error: unknown): number | undefined {
-	if (error instanceof NodeApiError && error.httpCode) {
-		const status = Number(error.httpCode);
-		return Number.isFinite(status) ? status : undefined;
-	}
-	return undefined;
+	const status = error instanceof NodeApiError && error.httpCode ? Number(error.httpCode) : NaN;
+	return Number.isFinite(status) ? status : undefined;
 }
 
 export function retryAfterSeconds(headers: IDataObject): number | undefined {

@@ -28,12 +28,8 @@ export function redirectOf(
 ): Redirect | undefined {
 	if (![301, 302, 303, 307, 308].includes(status)) return undefined;
 	const raw = Array.isArray(locationHeader) ? locationHeader[0] : locationHeader;
-	let to: URL | undefined;
-	try {
-		to = typeof raw === 'string' && raw.trim() !== '' ? new URL(raw.trim(), requestUrl) : undefined;
-	} catch {
-		to = undefined;
-	}
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const to = text !== '' && URL.canParse(text, requestUrl) ? new URL(text, requestUrl) : undefined;
 	const location = to ? `${to.origin}${to.pathname}` : 'no usable address';
 	const refused = !to
 		? 'the answer names no usable address (Location header)'
