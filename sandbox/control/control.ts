@@ -60,6 +60,8 @@ export interface SandboxControl extends ListingControl, ActivityControl {
 	clearFaults(): void;
 	/** Moves the virtual clock (rolling-hour limit, timestamps); returns the new virtual time. */
 	advanceClock(ms: number): string;
+	/** Stops the virtual clock (at `atMs`, epoch ms, if given) until advanced, or lets it run again; returns the virtual time. */
+	freezeClock(on: boolean, atMs?: number): string;
 	requests(): RequestLogEntry[];
 	clearRequests(): void;
 	deliveries(): DeliveryRecord[];
@@ -246,6 +248,10 @@ export function createControl(core: SandboxCore): SandboxControl {
 
 		advanceClock: (ms) => {
 			core.clock.advance(ms);
+			return isoWithOffset(core.clock.now());
+		},
+		freezeClock: (on, atMs) => {
+			core.clock.freeze(on, atMs);
 			return isoWithOffset(core.clock.now());
 		},
 

@@ -78,3 +78,88 @@ test('invariant 5: a limits check whose account read fails ends with its listing
 	});
 	expect(broken).toEqual([]);
 }, 120_000);
+
+test('invariant 2 (seed 498867): waiting that fails on a 429 after the upload was charged names the scan in its item', async () => {
+	// npm run invariants -- --seed 498867 --path 45:0:0:0:0:0:0:1:1:3:4:5:5:5:5:5:5:3:3:3:3:5:2:5:6
+	// upload run 1
+	//   GET /account → 200
+	//   GET /scans?page=1 → 200
+	//   POST /scans → 201 (created scan 26)
+	//   POST /scans → 201 (created scan 27)
+	//   GET /scans/26 → 429 (fault status)
+	//   GET /scans/27 → 429 (fault status)
+	const broken = await replayCase({
+		kind: 'upload',
+		world: {
+			envelope: 'data',
+			listedScans: 'full',
+			duplicateCheck: 'beforeLimits',
+			retryAfter: false,
+			pageEnd: '422',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'scan_id',
+			storedFilename: 'asSent',
+			latencyMs: 3,
+			rateLimit: 200,
+			credits: 2000,
+			hourFill: 0,
+			history: [
+				{
+					count: 24,
+					status: 'processing',
+					template: 2,
+				},
+			],
+			authHeader: 'xApiKey',
+		},
+		settings: {
+			version: 1,
+			onDuplicate: 'error',
+			waitForCompletion: true,
+			output: 'raw',
+			continueOnFail: true,
+		},
+		runs: [
+			{
+				docs: [
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'error',
+					},
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'returnExisting',
+					},
+					{
+						doc: 4,
+						name: 1,
+						onDuplicate: 'returnExisting',
+					},
+				],
+				faults: [
+					{
+						on: 'scanRead',
+						kind: 'status',
+						status: 429,
+						after: 0,
+						times: 2,
+					},
+				],
+				activity: [
+					{
+						on: 'upload',
+						after: 0,
+						what: 'uploads',
+						count: 1,
+						template: 1,
+					},
+				],
+				laterMs: 0,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);

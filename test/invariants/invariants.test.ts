@@ -1,7 +1,8 @@
 /**
  * The invariants of issue 31 in every generated world (test/invariants/generator.ts). `npm test`
- * runs it on a seed that rotates every hour, within its time budget, and prints the seed;
- * `npm run invariants -- --runs N --seed S` runs it longer or replays a failure.
+ * runs its 40 cases on the seed of the commit and prints it: the same code gets the same
+ * verdict. `npm run invariants` draws a fresh seed; `-- --runs N --seed S` runs longer or
+ * replays a failure, and every seed it breaks becomes a test (found-*.test.ts).
  */
 import { writeFileSync } from 'node:fs';
 

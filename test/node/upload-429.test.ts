@@ -91,9 +91,14 @@ test('an upload whose answer was lost is not sent again once another upload met 
 });
 
 test('§8 the 429 stop error says when all documents not uploaded fit; followed then, the re-run with "Return Existing Scan" goes through whole', async () => {
-	const virtualNow = () => Date.parse(sb.get().control.advanceClock(0));
-	sb.get().control.seedUploads({ count: 190 });
-	sb.get().control.takeAfterUploads({ after: 2, slots: 8 });
+	// The clock stands still (it moves only when the test moves it), half a second past a whole
+	// second, and the other client's uploads lie 10 s apart: each was made 0.5 s after the second
+	// its created_at shows, so one second before the time said, the slot is 0.5 s from free.
+	const control = sb.get().control;
+	const frozenAt = Math.floor(Date.now() / 1000) * 1000 + 500;
+	control.freezeClock(true, frozenAt);
+	control.seedUploads({ count: 190, oldest_age_ms: 190 * 10_000 });
+	control.takeAfterUploads({ after: 2, slots: 8 });
 	const batch = pdfs().slice(0, 6);
 	const params = (options = {}) => uploadParams({ options: { concurrency: 1, ...options } });
 	const stopped = await run(sb.env(), params(), batch, false, LATEST);
@@ -106,7 +111,7 @@ test('§8 the 429 stop error says when all documents not uploaded fit; followed 
 
 	// A second earlier, the batch is still refused whole; at the time said, it goes through.
 	const at = Date.parse(said![1]);
-	sb.get().control.advanceClock(at - 1000 - virtualNow());
+	control.advanceClock(at - 1000 - frozenAt);
 	const early = await run(
 		sb.env(),
 		params({ onDuplicate: 'returnExisting' }),
@@ -115,7 +120,7 @@ test('§8 the 429 stop error says when all documents not uploaded fit; followed 
 		LATEST,
 	);
 	expect(early.error?.message).toMatch(/cannot be uploaded whole/);
-	sb.get().control.advanceClock(1000);
+	control.advanceClock(1000);
 	const rerun = await run(
 		sb.env(),
 		params({ onDuplicate: 'returnExisting' }),

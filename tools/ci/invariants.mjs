@@ -39,6 +39,8 @@ for (let i = 0; i < args.length; i++) {
 		process.exit(2);
 	}
 }
+// A fresh seed unless one is given (`npm test` runs the commit's seed); the test prints it.
+env.INVARIANTS_SEED ??= String(Math.floor(Math.random() * 2_147_483_647));
 // Longer runs get a budget to match unless one is given: about 1.5 s a case.
 if (env.INVARIANTS_RUNS && !env.INVARIANTS_BUDGET_S)
 	env.INVARIANTS_BUDGET_S = String(Math.max(75, Math.ceil(Number(env.INVARIANTS_RUNS) * 1.5)));

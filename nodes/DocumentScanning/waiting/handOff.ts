@@ -5,7 +5,7 @@ import { toItems } from '../execution/items';
 import type { Deferred, ExecutionScope } from '../execution/scope';
 import { scanShape } from '../execution/toolAnswer';
 import { waitSettings } from './pollSettings';
-import { failedScanError } from './waitErrors';
+import { failedScanError, waitFailedError } from './waitErrors';
 
 export interface HandOff {
 	/** The scan as last read (the upload's creation object, or Get's first read). */
@@ -40,5 +40,12 @@ export function handOff(
 		templateId,
 		initial: scan,
 	});
-	return { later: later.then((final) => toItems(shape(final), itemIndex)) };
+	return {
+		later: later.then(
+			(final) => toItems(shape(final), itemIndex),
+			(error: unknown) => {
+				throw waitFailedError(ctx, error, scanId, itemIndex);
+			},
+		),
+	};
 }

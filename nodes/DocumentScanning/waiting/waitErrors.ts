@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemFields } from '../execution/items';
 
@@ -16,13 +16,43 @@ export class ScanWaitError extends NodeOperationError implements ItemFields {
 		options: { itemIndex: number; description: string },
 		readonly scanId: number,
 		readonly scanStatus: string,
+		readonly code?: string | null,
 	) {
 		super(node, message, options);
 	}
 
 	itemFields(): IDataObject {
-		return { scan_id: this.scanId, status: this.scanStatus };
+		return {
+			scan_id: this.scanId,
+			status: this.scanStatus,
+			...(this.code ? { httpCode: this.code } : {}),
+		};
 	}
+}
+
+/** Waiting that failed on a read of the scan (a 429, a 5xx, a lost answer): the item names the scan, which was made. */
+export function waitFailedError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	scanId: number,
+	itemIndex: number,
+): Error {
+	if (error instanceof ScanWaitError) return error;
+	const message = (error instanceof Error ? error.message : String(error)).replace(
+		/^Item \d+: /,
+		'',
+	);
+	return new ScanWaitError(
+		ctx.getNode(),
+		`Item ${itemIndex}: waiting for scan ${scanId} failed: ${message}`,
+		{
+			itemIndex,
+			description: `The scan was made (its upload used a credit) and goes on at the service; only reading it failed. Read it later with Scan → Get (ID ${scanId}) or use the Document Scanning Trigger; do not upload the file again.`,
+		},
+		scanId,
+		'unknown',
+		error instanceof NodeApiError ? error.httpCode : undefined,
+	);
 }
 
 export function failedScanError(
