@@ -29,7 +29,12 @@ const made = () =>
 describe.each([429, 404])('every read of the scan answers %s', (status) => {
 	test('with Continue On Fail: the item names the scan it paid for', async () => {
 		everyReadFails(status);
-		const result = await run(sb.env(), params, [binaryItem(pdfBytes('a'), 'a.pdf')], true);
+		const result = await run(
+			sb.env(),
+			params,
+			[binaryItem(pdfBytes('a'), 'a.pdf', 'application/pdf')],
+			true,
+		);
 		const [id] = made();
 		expect(sb.get().control.getScan(id)?.charged).toBe(true);
 		const [out] = jsonOf(result);
@@ -39,7 +44,9 @@ describe.each([429, 404])('every read of the scan answers %s', (status) => {
 
 	test('without it: the stop error names the scan', async () => {
 		everyReadFails(status);
-		const result = await run(sb.env(), params, [binaryItem(pdfBytes('b'), 'b.pdf')]);
+		const result = await run(sb.env(), params, [
+			binaryItem(pdfBytes('b'), 'b.pdf', 'application/pdf'),
+		]);
 		const [id] = made();
 		expect(result.error?.message).toMatch(new RegExp(`scan ${id}\\b`));
 	});
