@@ -163,3 +163,114 @@ test('invariant 2 (seed 498867): waiting that fails on a 429 after the upload wa
 	});
 	expect(broken).toEqual([]);
 }, 120_000);
+
+// seed 179335683 (the commit seed of npm test): a scan read answered 429 while a second item waited for the same scan; the round's next read outlived the stop error (the poller's stop now waits for its round).
+test('seed 179335683: invariant 5, no read of the waiting round after the stop error', async () => {
+	// upload run 1 → error: Item 0: waiting for scan 7 failed: Rate limit reached: more than 200 scans in the last hour (item 0)
+	//   GET /account → 200
+	//   GET /scans?page=1 → 200
+	//   POST /scans → 201 (created scan 7)
+	//   POST /scans → 201 (created scan 8)
+	//   GET /scans?template_id=1&page=1 → 200
+	//   GET /scans/7 → 429 (fault status)
+	// upload run 2 → error: Item 0: "invoice-a.pdf" was already uploaded with template 1
+	//   POST /scans → 409
+	const broken = await replayCase({
+		kind: 'upload',
+		world: {
+			envelope: 'data',
+			listedScans: 'brief',
+			duplicateCheck: 'afterLimits',
+			retryAfter: false,
+			pageEnd: 'empty',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'extra',
+			storedFilename: 'basename',
+			latencyMs: 3,
+			rateLimit: 200,
+			credits: 3,
+			hourFill: 0,
+			history: [
+				{
+					count: 5,
+					status: 'completed',
+					template: 1,
+				},
+			],
+			authHeader: 'authorization',
+		},
+		settings: {
+			version: 1.1,
+			onDuplicate: 'perItem',
+			waitForCompletion: true,
+			output: 'raw',
+			concurrency: 1,
+			continueOnFail: false,
+			storedFileName: 'withFingerprint',
+		},
+		runs: [
+			{
+				docs: [
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'error',
+					},
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'returnExisting',
+					},
+					{
+						doc: 4,
+						name: 1,
+						onDuplicate: 'returnExisting',
+					},
+				],
+				faults: [
+					{
+						on: 'scanRead',
+						kind: 'status',
+						status: 429,
+						after: 0,
+						times: 1,
+					},
+				],
+				activity: [
+					{
+						on: 'upload',
+						after: 0,
+						what: 'create',
+						count: 1,
+						template: 1,
+					},
+				],
+				laterMs: 0,
+			},
+			{
+				docs: [
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'error',
+					},
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'returnExisting',
+					},
+					{
+						doc: 0,
+						name: 1,
+						onDuplicate: 'returnExisting',
+					},
+				],
+				faults: [],
+				activity: [],
+				laterMs: 0,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);

@@ -150,7 +150,7 @@ export async function runPhases<State>(
 			throw (await operation.onStop?.call(this, error, scope)) ?? error;
 		}
 	} finally {
-		scope.poller.stop();
+		await scope.poller.stop();
 	}
 	return results.flat();
 }

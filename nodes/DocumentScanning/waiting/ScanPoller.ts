@@ -56,6 +56,9 @@ export class ScanPoller {
 	private readonly entries = new Set<Entry>();
 	private readonly schedule = new Schedule();
 	private running = false;
+	/** The loop and its current round: `stop()` waits for both. */
+	private loop: Promise<void> = Promise.resolve();
+	private currentRound: Promise<unknown> = Promise.resolve();
 	private stopped = false;
 	private nap?: AbortController;
 	private readonly signal?: AbortSignal;
@@ -85,18 +88,23 @@ export class ScanPoller {
 			this.entries.add(entry);
 			if (!this.running) {
 				this.running = true;
-				void this.run();
+				this.loop = this.run();
 			} else {
 				this.wake();
 			}
 		});
 	}
 
-	/** Stops following scans (the node failed); waiting items are left unsettled. */
-	stop(): void {
+	/**
+	 * Stops following scans (the node failed, or all are settled); waiting items are left
+	 * unsettled. Resolves once the loop and its round have ended: no read outlives the execution.
+	 */
+	async stop(): Promise<void> {
 		this.stopped = true;
 		this.entries.clear();
 		this.wake();
+		await this.loop;
+		await this.currentRound;
 	}
 
 	private wake(): void {
@@ -114,7 +122,9 @@ export class ScanPoller {
 					await this.sleepUntil(nextDue);
 					continue;
 				}
-				await this.during(this.round(now));
+				const work = this.round(now);
+				this.currentRound = work.catch(() => undefined);
+				await this.during(work);
 			}
 		} catch (error) {
 			// A fault of the poller itself: no item may be left waiting for ever.
