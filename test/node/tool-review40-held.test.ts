@@ -168,6 +168,30 @@ describe('Get Logs and redaction', () => {
 	);
 });
 
+describe('a short API key', () => {
+	test.each(PATHS)(
+		'%s: an API key shorter than 4 characters, echoed in an error, never reaches the model',
+		async (path) => {
+			const stand = await standIn((_, res) => {
+				res.writeHead(401, { 'Content-Type': 'application/json' });
+				res.end(JSON.stringify({ error: 'unauthorized', message: 'Invalid API key "k9x"' }));
+			});
+			try {
+				const result = await callTool({
+					path,
+					parameters: { resource: 'account', operation: 'get' },
+					args: {},
+					env: { baseUrl: stand.baseUrl, apiKey: 'k9x' },
+				});
+				expect(failure(result, path)).toBeDefined();
+				expect(result.text).not.toMatch(/k9x/);
+			} finally {
+				await stand.close();
+			}
+		},
+	);
+});
+
 describe('deep nesting', () => {
 	test.each(PATHS)(
 		'%s: a 300-level nested extracted field answers within the bound',
