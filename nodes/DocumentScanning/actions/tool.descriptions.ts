@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { DocumentScanningType } from './node.type';
-import { ANSWER_BOUND } from '../execution/tool';
+import { ANSWER_BOUND, MIN_ANSWER_BOUND } from '../execution/tool';
 
 /**
  * What a model reads about each operation as an AI tool (n8n sends the `toolDescription` of the
@@ -61,7 +61,7 @@ export function toolProperties(): INodeProperties[] {
 			type: 'number',
 			noDataExpression: true,
 			default: ANSWER_BOUND,
-			typeOptions: { minValue: 1000 },
+			typeOptions: { minValue: MIN_ANSWER_BOUND },
 			description:
 				'The most characters of one answer the AI model reads (about 4 characters a token); beyond it long texts, lists and results are cut, saying what was left out',
 			displayOptions: { show: { '@tool': [true] } },

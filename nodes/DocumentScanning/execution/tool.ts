@@ -68,12 +68,18 @@ export async function toolCall(
 		throw failure;
 	}
 	const answers = items.map((item) => safe(item.json));
-	const bound = Number(ctx.getNode().parameters.answerBound) || ANSWER_BOUND;
+	// Never below the editor's minimum (an imported workflow may hold anything).
+	const bound = Math.max(
+		MIN_ANSWER_BOUND,
+		Number(ctx.getNode().parameters.answerBound) || ANSWER_BOUND,
+	);
 	return toItems(boundAnswer(answers, bound), 0);
 }
 
-/** A field whose value is a secret, whatever it holds (`secret`, `signing_key`, `api_token`, …). */
-const SECRET = /secret|password|token|api_?key|signing|credential/i;
+/** A field whose value is a secret, whatever it holds (`secret`, `signing_key`, `hmac_key`, `key`, …). */
+const SECRET = /secret|password|token|api_?key|signing|credential|hmac|(^|_)key$/i;
+/** A webhook signing secret by its form, wherever it stands. */
+const SIGNING_SECRET = /\bwhsec_[A-Za-z0-9_-]+/g;
 /** A URL: scheme (1), `user:password@`, address (2), query and fragment. */
 const URL_PARTS = /\b([a-z][\w+.-]*:\/\/)(?:[^\s/?#@]*@)?([^\s?#"'<>]*)(?:[?#][^\s"'<>]*)?/gi;
 
@@ -99,18 +105,27 @@ const walk = (value: unknown, key: string, leaf: (v: unknown, k: string) => unkn
 export function withoutSecrets(json: IDataObject, known: string[] = []): IDataObject {
 	const values = [...known]; // and every value under a secret's name, at any depth
 	walk(json, '', (v, k) => SECRET.test(k) && typeof v === 'string' && values.push(v));
+	// Short values (a host such as `api`) only as a whole word, longer ones anywhere.
 	const escaped = values
-		.filter((v) => v.length >= 4)
-		.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-	const found = new RegExp(escaped.sort((a, b) => b.length - a.length).join('|') || '$^', 'gi');
+		.filter((v) => v.length > 0)
+		.sort((a, b) => b.length - a.length)
+		.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+		.map((v) => (v.length < 4 ? `\\b${v}\\b` : v));
+	const found = new RegExp(escaped.join('|') || '$^', 'gi');
 	return walk(json, '', (v, k) => {
 		if (SECRET.test(k) && v !== null && v !== undefined) return '[withheld]';
 		if (typeof v !== 'string') return v;
-		return v.replace(found, '[withheld]').replace(URL_PARTS, '$1$2');
+		return v
+			.replace(found, '[withheld]')
+			.replace(SIGNING_SECRET, '[withheld]')
+			.replace(URL_PARTS, '$1$2');
 	}) as IDataObject;
 }
 
-/** `value`, its strings cut to `chars` and lists at any depth to `rows` (`notShown` counts by path). */
+/**
+ * `value`, its strings cut to `chars` (never inside a character), and lists and objects below
+ * the top at any depth to `rows` entries (objects: ten times as many keys); `notShown` counts by path.
+ */
 export function shorten(
 	value: unknown,
 	chars: number,
@@ -119,19 +134,27 @@ export function shorten(
 	notShown: IDataObject,
 ) {
 	const inner = (v: unknown, at: string): unknown => shorten(v, chars, rows, at, notShown);
-	if (typeof value === 'string' && value.length > chars)
-		return `${value.slice(0, chars)}… (${value.length - chars} more characters not shown)`;
+	if (typeof value === 'string' && value.length > chars) {
+		const cut = value.slice(0, /[\uD800-\uDBFF]/.test(value[chars - 1] ?? '') ? chars - 1 : chars);
+		return `${cut}… (${value.length - cut.length} more characters not shown)`;
+	}
 	if (Array.isArray(value)) {
 		if (value.length > rows) notShown[path] = Number(notShown[path] ?? 0) + value.length - rows;
 		return value.slice(0, rows).map((entry, i) => inner(entry, `${path}[${i}]`));
 	}
 	if (!isPlainObject(value)) return value;
 	const at = (key: string) => (path ? `${path}.${key}` : key);
-	return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, inner(v, at(key))]));
+	let entries = Object.entries(value);
+	if (path !== '' && entries.length > rows * 10) {
+		notShown[path] = Number(notShown[path] ?? 0) + entries.length - rows * 10;
+		entries = entries.slice(0, rows * 10);
+	}
+	return Object.fromEntries(entries.map(([key, v]) => [key, inner(v, at(key))]));
 }
 
 /** The bound of a tool's whole answer, in characters of its JSON, unless the builder set one. */
 export const ANSWER_BOUND = 20_000;
+export const MIN_ANSWER_BOUND = 1_000;
 
 /** Within `bound` characters: texts and lists ever shorter, then the last results left out (counted). */
 export function boundAnswer(answers: IDataObject[], bound: number): IDataObject[] {

@@ -48,8 +48,12 @@ export function unwrapList(body: unknown): ListPage {
 		// `{ data: { data: [...] } }` or `{ data: [...], ... }` nested once more.
 		if (isPlainObject(inner)) return unwrapList(inner);
 		// Another name for the list (`{ "webhooks": [...] }`): the one array in the object.
-		const arrays = Object.values(body).filter(Array.isArray);
-		if (arrays.length === 1) return { items: arrays[0] as IDataObject[] };
+		const arrays = Object.entries(body).filter(([, value]) => Array.isArray(value));
+		if (arrays.length === 1) return { items: arrays[0][1] as IDataObject[] };
+		if (arrays.length > 1)
+			throw new Error(
+				`The service answered with several lists (${arrays.map(([key]) => key).join(', ')}) and none named "data": which one holds the records cannot be told`,
+			);
 	}
 	return { items: [] };
 }

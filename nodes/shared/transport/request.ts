@@ -103,8 +103,13 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 
 		const { statusCode } = response;
 		slot?.done({ kind: paceKind(request), ms: Date.now() - began, status: statusCode });
-		// A 2xx page (a web app's, a proxy's) is never data: an error, without its text.
-		if (statusCode >= 200 && statusCode < 300 && !isJsonBody(response.body))
+		// A 2xx page (a web app's, a proxy's) is never data, nor is an empty answer to a read: an
+		// error, without its text.
+		const { body } = response;
+		const empty =
+			request.method === 'GET' &&
+			(body == null || (typeof body === 'string' && body.trim() === ''));
+		if (statusCode >= 200 && statusCode < 300 && (empty || !isJsonBody(response.body)))
 			throw apiError(this, response, request);
 		if (statusCode >= 200 && statusCode < 300) return response;
 		if (request.passStatuses?.includes(statusCode)) return response;

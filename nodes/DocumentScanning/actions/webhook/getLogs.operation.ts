@@ -18,7 +18,9 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const webhookId = webhookIdOf(this, itemIndex);
-	const time = (log: { created_at?: unknown }) => Date.parse(String(log.created_at)) || 0;
+	// ISO text, or a number of seconds (below 10^12) or milliseconds since the epoch.
+	const time = ({ created_at: at }: { created_at?: unknown }) =>
+		typeof at === 'number' ? (at < 1e12 ? at * 1000 : at) : Date.parse(String(at)) || 0;
 	const path = `/webhooks/${webhookId}/logs`;
 	const logs = await apiRequestList.call(this, { method: 'GET', path, itemIndex });
 	logs.sort((a, b) => time(b) - time(a)); // newest first, whatever the service's order (not shown)
