@@ -118,6 +118,39 @@ test('scans-to-erp-with-review: threshold and ERP URL set in one place, repeats 
 	expect(byName('Wait for the review')).toMatchObject({ typeVersion: 1.1, parameters: { resume: 'form' } });
 });
 
+test('scans-to-erp-with-review: every scan.failed body names its scan, an unreadable confidence goes to review, any validation_errors read, reviewed_data wins', () => {
+	const { nodes } = examples.find((e) => e.file === 'scans-to-erp-with-review.json')!.workflow;
+	// The expressions are plain JavaScript inside {{ }}: evaluated here on an item as n8n would.
+	const evaluate = (expression: string, json: IDataObject) =>
+		new Function('$json', `return (${expression.replace(/^=\{\{([\s\S]*)\}\}$/, '$1')});`)(json) as unknown;
+	type Assignment = { name: string; value: string };
+	const scanFields = (json: IDataObject) =>
+		Object.fromEntries(
+			(nodes.find((n) => n.name === 'The scan')!.parameters.assignments as { assignments: Assignment[] }).assignments.map((a) => [
+				a.name,
+				evaluate(a.value, json),
+			]),
+		);
+	const [condition] = (nodes.find((n) => n.name === 'Book without review?')!.parameters.conditions as { conditions: Array<{ leftValue: string }> })
+		.conditions;
+	const sure = (data: IDataObject) => evaluate(condition.leftValue, { threshold: 80, data });
+	const head = { event: 'scan.failed', timestamp: '2026-01-01T00:00:00Z' };
+	const failed = { filename: 'a.pdf', status: 'failed', error_message: 'unreadable' };
+	expect(scanFields({ ...head, scan_id: 7, ...failed })).toMatchObject({ scan_id: 7, filename: 'a.pdf', deliveryKey: 'scan.failed:7:2026-01-01T00:00:00Z' });
+	expect(scanFields({ ...head, data: { id: 8, ...failed } })).toMatchObject({ scan_id: 8, filename: 'a.pdf' });
+	const completed = { status: 'completed', confidence: 95, is_partial: false, validation_errors: [] };
+	expect(sure(completed)).toBe(true);
+	expect([sure({ ...completed, confidence: 'high' }), sure({ ...completed, confidence: null }), sure({ ...completed, confidence: 79 })]).toEqual([false, false, false]);
+	expect(sure({ ...completed, validation_errors: 'total missing' })).toBe(false);
+	const errors = (validation_errors: unknown) => scanFields({ data: { scan_id: 1, validation_errors } }).errors;
+	expect(errors(['total missing', { message: 'm' }, { rule: 'min', field: 'total' }])).toEqual(['total missing', 'm', '{"rule":"min","field":"total"}']);
+	expect(errors({ total: 'missing' })).toEqual(['{"total":"missing"}']);
+	const extracted_data = { total_amount: 10, supplier_name: 'A' };
+	expect(scanFields({ data: { scan_id: 1, extracted_data, reviewed_data: { total_amount: 12 } } }).invoice).toEqual({ total_amount: 12, supplier_name: 'A' });
+	expect(scanFields({ data: { scan_id: 1, extracted_data }, scan: { reviewed_data: { supplier_name: 'B' } } }).invoice).toEqual({ total_amount: 10, supplier_name: 'B' });
+	expect(nodes.find((n) => n.name === 'Book in the ERP (replace me)')).toMatchObject({ retryOnFail: true, maxTries: 3 });
+});
+
 describe('the examples run against the sandbox', () => {
 	let sandbox: Sandbox;
 	beforeAll(async () => {
