@@ -3,10 +3,9 @@
  * delivers at least once, so `scan-events.json` drops repeats with n8n's Remove Duplicates on
  * `deliveryKey`, and `deliveries-once-into-postgres.json` books each result once by a unique key
  * and keeps each scan's latest result by its signed `timestamp`. The Postgres example's own SQL
- * runs in PostgreSQL (PGlite, test/support/postgres-sink.mjs) with the parameters its expressions
+ * runs in PostgreSQL (PGlite, test/support/postgres-sink-process.mjs) with the parameters its expressions
  * give for the trigger's items, as n8n's Postgres node sends them.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -16,6 +15,7 @@ import { isoWithOffset } from '../../sandbox/engine/clock';
 import { DEFAULT_API_KEY, startSandbox, type Sandbox } from '../../sandbox/server';
 import { signatureHeader } from '../../sandbox/signing';
 import { startReceiver, type Receiver } from '../support/receiver';
+import { runPostgresSink } from '../support/postgres-sink';
 import { TriggerHarness } from '../support/trigger-harness';
 import { itemsOf, postRaw } from '../trigger/helpers';
 
@@ -103,16 +103,7 @@ test('scan-events: Remove Duplicates reads deliveryKey right after the trigger, 
 
 describe('deliveries-once-into-postgres: its SQL in PostgreSQL with the items the trigger gives', () => {
 	const workflow = example('deliveries-once-into-postgres.json');
-	/** The sink's tables after the example's steps ran for each execution's items, in order. */
-	const sink = async (runs: IDataObject[][]) =>
-		await new Promise<{ latest: IDataObject[]; booked: IDataObject[] }>((resolve, reject) => {
-			const child = execFile(
-				process.execPath,
-				[path.resolve(__dirname, '../support/postgres-sink.mjs')],
-				(error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-			);
-			child.stdin!.end(JSON.stringify({ workflow, runs }));
-		});
+	const sink = async (runs: IDataObject[][]) => await runPostgresSink(workflow, runs);
 
 	it('a result that changes and changes back (failed, completed, failed), each sent twice: each result booked once, the scan ends on its newest result', async () => {
 		await activate(workflow);

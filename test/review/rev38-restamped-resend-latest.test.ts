@@ -5,9 +5,8 @@
  * the package itself expects; the sandbox sends one with `repeatDelivery({ restamp: true })`.
  * `deliveries-once-into-postgres.json` keeps "the latest result" by the signed `timestamp`: a
  * restamped resend of the scan's older result carries the newest timestamp and overwrites the
- * newer result. The example's own SQL runs in PostgreSQL (test/support/postgres-sink.mjs).
+ * newer result. The example's own SQL runs in PostgreSQL (test/support/postgres-sink-process.mjs).
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -15,6 +14,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { DEFAULT_API_KEY, type Sandbox, startSandbox } from '../../sandbox/server';
 import { type Receiver, startReceiver } from '../support/receiver';
+import { runPostgresSink } from '../support/postgres-sink';
 import { TriggerHarness } from '../support/trigger-harness';
 import { itemsOf } from '../trigger/helpers';
 
@@ -39,15 +39,7 @@ afterAll(async () => {
 	await sandbox.close();
 });
 
-const sink = async (runs: IDataObject[][]) =>
-	await new Promise<{ latest: IDataObject[]; booked: IDataObject[] }>((resolve, reject) => {
-		const child = execFile(
-			process.execPath,
-			[path.resolve(__dirname, '../support/postgres-sink.mjs')],
-			(error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-		);
-		child.stdin!.end(JSON.stringify({ workflow, runs }));
-	});
+const sink = async (runs: IDataObject[][]) => await runPostgresSink(workflow, runs);
 
 test('failed, processed again to completed, then the failed event resent restamped: the sink ends on the scan’s status (completed)', async () => {
 	sandbox.control.reset();
