@@ -38,6 +38,7 @@ import {
 	schemaProblems,
 	secretProblems,
 	unkeptPromises,
+	OVERSIZED_SCAN,
 } from './tool-checks.mjs';
 import { startScriptedModel, toolMessages, toolsOffered } from '../scripted-model.mjs';
 
@@ -314,15 +315,7 @@ async function failingCalls(ctx, run, offline) {
 /** Issue 40: the answer's bound on an oversized scan, and a web app's page as an error. */
 async function boundsAndPages(ctx, run) {
 	const sandbox = sandboxOf(ctx);
-	const [scanId] = await sandbox.seedScans({
-		count: 1,
-		template_id: 3,
-		extracted_data: {
-			status: 'paid', // the invoice's own: under extracted_fields
-			page_text: 'Lorem ipsum dolor sit amet. '.repeat(7143),
-			summary: { rows: Array.from({ length: 10_000 }, (_, i) => ({ position: i + 1 })) },
-		},
-	});
+	const [scanId] = await sandbox.seedScans(OVERSIZED_SCAN);
 	const big = await run(
 		`call ${toolName('Read scan')} {"scanId": ${scanId}}\ncall ${toolName('List scans')} {"limit": 1, "status": "", "templateId": ""}`,
 	);

@@ -25,6 +25,7 @@ import {
 	schemaProblems,
 	secretProblems,
 	unkeptPromises,
+	OVERSIZED_SCAN,
 } from './tool-checks.mjs';
 
 const MCP_TOOLS = [
@@ -98,15 +99,7 @@ export async function checkMcpClient(ctx, url, label) {
 		template_id: 3,
 		extracted_data: { invoice_number: 'INV-12', line_items: rows },
 	});
-	const [oversized] = await sandbox.seedScans({
-		count: 1,
-		template_id: 3,
-		extracted_data: {
-			status: 'paid', // the invoice's own: under extracted_fields
-			page_text: 'Lorem ipsum dolor sit amet. '.repeat(7143),
-			summary: { rows: Array.from({ length: 10_000 }, (_, i) => ({ position: i + 1 })) },
-		},
-	});
+	const [oversized] = await sandbox.seedScans(OVERSIZED_SCAN);
 	const internal = [new URL(ctx.sandboxBaseUrl).host];
 	for (const [transport, make] of Object.entries(TRANSPORTS)) {
 		const client = await connect(url, make);

@@ -151,3 +151,14 @@ export function boundProblems(text, bound = 20_000) {
 		problems.push(`nothing says what was left out: ${String(text).slice(0, 120)}`);
 	return problems;
 }
+
+/** An oversized scan (issue 40) as the sandbox seeds it: a long text and a 10,000-row table inside an object. */
+export const OVERSIZED_SCAN = {
+	count: 1,
+	template_id: 3,
+	extracted_data: {
+		status: 'paid', // the invoice's own: under extracted_fields
+		page_text: 'Lorem ipsum dolor sit amet. '.repeat(7143),
+		summary: { rows: Array.from({ length: 10_000 }, (_, i) => ({ position: i + 1 })) },
+	},
+};
