@@ -39,6 +39,7 @@ import {
 	secretProblems,
 	unkeptPromises,
 	OVERSIZED_SCAN,
+	PAGE_FAULT,
 } from './tool-checks.mjs';
 import { startScriptedModel, toolMessages, toolsOffered } from '../scripted-model.mjs';
 
@@ -326,14 +327,7 @@ async function boundsAndPages(ctx, run) {
 		bound.length === 0 && parse(content)?.[0]?.scan_id === scanId && big.status === 'success',
 		`execution ${big.status}; ${bound.join('; ') || `${content.length} characters`}`,
 	);
-	await sandbox.control('POST', '/faults', {
-		method: 'GET',
-		path: '^/account$',
-		kind: 'status',
-		status: 200,
-		page: true,
-		times: 5,
-	});
+	await sandbox.control('POST', '/faults', PAGE_FAULT);
 	try {
 		const turn = await run(`call ${toolName('Account balance')} {}`);
 		const problems = failureProblems(

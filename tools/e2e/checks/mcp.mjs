@@ -26,6 +26,7 @@ import {
 	secretProblems,
 	unkeptPromises,
 	OVERSIZED_SCAN,
+	PAGE_FAULT,
 } from './tool-checks.mjs';
 
 const MCP_TOOLS = [
@@ -204,14 +205,7 @@ export async function checkMcpClient(ctx, url, label) {
 				!big.isError && bound.length === 0 && parse(text(big))?.[0]?.scan_id === oversized,
 				bound.join('; ') || `${text(big).length} characters: ${text(big).slice(0, 160)}`,
 			);
-			await sandbox.control('POST', '/faults', {
-				method: 'GET',
-				path: '^/account$',
-				kind: 'status',
-				status: 200,
-				page: true,
-				times: 5,
-			});
+			await sandbox.control('POST', '/faults', PAGE_FAULT);
 			const page = await call('Account balance', {}).finally(
 				async () => await sandbox.control('DELETE', '/faults'),
 			);

@@ -162,3 +162,13 @@ export const OVERSIZED_SCAN = {
 		summary: { rows: Array.from({ length: 10_000 }, (_, i) => ({ position: i + 1 })) },
 	},
 };
+
+/** A sandbox fault: GET /account answered 200 with a web app's page, five times (every retry). */
+export const PAGE_FAULT = {
+	method: 'GET',
+	path: '^/account$',
+	kind: 'status',
+	status: 200,
+	page: true,
+	times: 5,
+};
