@@ -20,6 +20,7 @@ import { RequestLogEntry, SandboxOptions } from './types';
 export { DEFAULT_API_KEY, NO_BUSINESS_API_KEY } from './engine/records';
 export type { ScanRecord, WebhookRecord, ValidationIssue } from './engine/records';
 export type { SandboxControl } from './control/control';
+export { REWRITES, type RewriteRow, type RewriteSetting } from './engine/rewrites';
 export * from './types';
 
 export const API_PREFIX = '/api/v1';
@@ -140,9 +141,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		// Network latency of a real service (option latencyMs), before the request is handled.
 		if (core.options.latencyMs > 0) await core.requestTimers.sleep(core.options.latencyMs);
 
+		const answered = {
+			method,
+			path: entry.path,
+			search: url.search,
+			base: `${origin}${API_PREFIX}`,
+		};
+		const movedBefore = core.rewrites.before(answered);
 		let response: ApiResponse;
 		try {
-			if ((fault?.kind === 'status' || fault?.kind === 'status500') && fault.page) {
+			if (movedBefore) {
+				response = movedBefore;
+			} else if ((fault?.kind === 'status' || fault?.kind === 'status500') && fault.page) {
 				const host = req.headers.host ?? 'the server';
 				response = {
 					status: fault.status,
@@ -177,6 +187,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			log(`internal error on ${method} ${url.pathname}: ${(err as Error).message}`);
 			response = errorResponse(500, 'Internal sandbox error; retry the request later.');
 		}
+		if (!movedBefore)
+			response = core.rewrites.after({ ...answered, scanId: entry.scanId }, response);
 		entry.status = response.status;
 		entry.doneAtMs = core.clock.now();
 		// The Date header follows the sandbox's (virtual) clock, as a real server's follows its own.

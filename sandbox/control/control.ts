@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { isoWithOffset, isoZulu } from '../engine/clock';
 import type { SeedUploadsInput, TakeAfterInput } from '../engine/competition';
 import { SandboxCore } from '../engine/core';
+import type { RewriteSetting } from '../engine/rewrites';
 import { describeOptions } from '../engine/options';
 import { ActivityControl, createActivityControl } from './activity';
 import { createListingControl, ListingControl } from './listing';
@@ -57,6 +58,8 @@ export interface SandboxControl extends ListingControl, ActivityControl {
 	/** While held: the scan takes its next processing step now and stays there; returns the new status. */
 	step(scanId: number): ScanStatus;
 	addFault(fault: FaultSpec): void;
+	/** Answers rewritten within what the documentation leaves open (engine/rewrites.ts); replaces the ones set before. */
+	setRewrites(rewrites: RewriteSetting[]): void;
 	clearFaults(): void;
 	/** Moves the virtual clock (rolling-hour limit, timestamps); returns the new virtual time. */
 	advanceClock(ms: number): string;
@@ -244,6 +247,7 @@ export function createControl(core: SandboxCore): SandboxControl {
 		step: (scanId) => core.processor.stepHeld(scanId),
 
 		addFault: (fault) => core.faults.add(fault),
+		setRewrites: (rewrites) => core.rewrites.set(rewrites),
 		clearFaults: () => core.faults.clear(),
 
 		advanceClock: (ms) => {

@@ -7,6 +7,7 @@ import { Holds } from './holds';
 import { ListingBehaviour } from './listing-behaviour';
 import { mergeLiveOptions, mergeOptions, ResolvedOptions } from './options';
 import { Processor } from './processing';
+import { Rewriter } from './rewrites';
 import { RequestHooks } from './request-hooks';
 import { Scheduler } from './scheduler';
 import { Store } from './state';
@@ -16,6 +17,8 @@ export class SandboxCore {
 	readonly clock = new VirtualClock();
 	readonly store = new Store(this.clock);
 	readonly faults = new Faults();
+	/** Answers rewritten within what the documentation leaves open (control `setRewrites`). */
+	readonly rewrites = new Rewriter();
 	/** Requests held by a `hold` fault until released. */
 	readonly holds = new Holds();
 	/** What other clients do when chosen API requests arrive (control `atRequest`). */
@@ -65,6 +68,7 @@ export class SandboxCore {
 		this.current = next;
 		this.clock.reset();
 		this.faults.clear();
+		this.rewrites.clear();
 		this.holds.release();
 		this.requestHooks.clear();
 		this.listing.reset();

@@ -17,7 +17,7 @@ import {
 	type UploadSettings,
 	uploadSettingsArb,
 } from './settings';
-import { historyArb, type World, worldArb } from './worlds';
+import { historyArb, rewritesArb, type World, worldArb } from './worlds';
 import { type ToolCase, toolCaseArb } from './run-tool';
 
 /** One input item: which content (`doc`), under which name, with which per-item choice. */
@@ -111,7 +111,12 @@ const docArb: fc.Arbitrary<UploadDoc> = fc.record({
 		{ weight: 6, arbitrary: fc.nat(3) },
 		{ weight: 1, arbitrary: fc.integer({ min: 4, max: 39 }) },
 	),
-	name: fc.oneof({ weight: 6, arbitrary: fc.nat(2) }, { weight: 1, arbitrary: fc.nat(6) }),
+	// Name 3 ("invalid-c.pdf") ends in validation_failed: data with validation errors.
+	name: fc.oneof(
+		{ weight: 6, arbitrary: fc.nat(2) },
+		{ weight: 2, arbitrary: fc.constant(3) },
+		{ weight: 1, arbitrary: fc.nat(6) },
+	),
 	onDuplicate: fc.constantFrom<OnDuplicate>('error', 'returnExisting'),
 });
 
@@ -190,7 +195,7 @@ const reRunArb = (
 	fc
 		.record({
 			kind: fc.constant('upload' as const),
-			world: worldArb(),
+			world: worldArb(historyArb(), rewritesArb),
 			settings,
 			first: uploadRunArb,
 			again,
@@ -211,7 +216,7 @@ export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 		weight: 4,
 		arbitrary: fc.record({
 			kind: fc.constant('upload' as const),
-			world: worldArb(),
+			world: worldArb(historyArb(), rewritesArb),
 			settings: uploadSettingsArb,
 			runs: fc.array(uploadRunArb, { minLength: 1, maxLength: 3 }),
 		}),
@@ -243,7 +248,7 @@ const statusArb = fc.constantFrom<ScanStatus>(
 
 const getManyAnyArb: fc.Arbitrary<GetManyCase> = fc.record({
 	kind: fc.constant('getMany' as const),
-	world: worldArb(historyArb(statusArb)),
+	world: worldArb(historyArb(statusArb), rewritesArb),
 	settings: getManySettingsArb,
 	late: fc.oneof(
 		{ weight: 4, arbitrary: fc.constant({ hidden: 0, revealAfter: 0 }) },
@@ -286,6 +291,31 @@ export const getManyCaseArb: fc.Arbitrary<GetManyCase> = fc.oneof(
 	{ weight: 3, arbitrary: getManyAnyArb },
 	{
 		weight: 1,
+		// A large status-filtered listing that does not change while it is read: each page once.
+		arbitrary: fc
+			.record({
+				base: getManyAnyArb,
+				status: fc.constantFrom<ScanStatus>('completed', 'validation_failed', 'failed'),
+				size: fc.constantFrom(600, 1200),
+			})
+			.map(({ base, status, size }) => ({
+				...base,
+				settings: { ...base.settings, status, template: undefined, returnAll: true },
+				late: { hidden: 0, revealAfter: 0 },
+				changes: [],
+				created: [],
+				faults: [],
+				world: {
+					...base.world,
+					history: [
+						{ count: size, status, template: 1 as const },
+						{ count: 30, status: 'processing' as const, template: 1 as const },
+					],
+				},
+			})),
+	},
+	{
+		weight: 1,
 		arbitrary: fc
 			.record({
 				base: getManyAnyArb,
@@ -319,7 +349,10 @@ const outcomeArb = fc.constantFrom<Outcome>(
 
 export const pollCaseArb: fc.Arbitrary<PollCase> = fc.record({
 	kind: fc.constant('poll' as const),
-	world: worldArb(historyArb(fc.constantFrom<ScanStatus>('completed', 'failed', 'processing'))),
+	world: worldArb(
+		historyArb(fc.constantFrom<ScanStatus>('completed', 'failed', 'processing')),
+		rewritesArb,
+	),
 	settings: triggerSettingsArb,
 	rounds: fc.array(
 		fc.record({

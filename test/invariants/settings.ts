@@ -16,7 +16,11 @@ export interface UploadSettings {
 	/** `perItem`: an expression reads each item's own choice (`$json.onDuplicate`). */
 	onDuplicate: OnDuplicate | 'perItem';
 	storedFileName?: 'withFingerprint' | 'asIs';
-	waitForCompletion: boolean;
+	/**
+	 * `byExpression`: an expression that reads each item's own choice and fails for the items
+	 * of document 1 (a per-item setting that may fail after the upload, issue 39).
+	 */
+	waitForCompletion: boolean | 'byExpression';
 	output: 'raw' | 'fields' | 'rows';
 	concurrency?: number;
 	hourlyLimit?: number;
@@ -59,7 +63,13 @@ export const uploadSettingsArb: fc.Arbitrary<UploadSettings> = fc.record(
 			'perItem',
 		),
 		storedFileName: fc.constantFrom<'withFingerprint' | 'asIs'>('withFingerprint', 'asIs'),
-		waitForCompletion: fc.boolean(),
+		waitForCompletion: fc.constantFrom<UploadSettings['waitForCompletion']>(
+			false,
+			false,
+			true,
+			true,
+			'byExpression',
+		),
 		output: fc.constantFrom<UploadSettings['output']>('raw', 'raw', 'fields', 'rows'),
 		concurrency: fc.constantFrom(1, 2, 5, 64),
 		hourlyLimit: fc.constantFrom(3, 10, 150),
@@ -110,7 +120,10 @@ export function uploadParameters(settings: UploadSettings): INodeParameters {
 		operation: 'upload',
 		templateId: rl(1),
 		binaryPropertyName: 'data',
-		waitForCompletion: settings.waitForCompletion,
+		waitForCompletion:
+			settings.waitForCompletion === 'byExpression'
+				? '={{ $json.doc === 1 ? $("No Such Node").item.json.choice : true }}'
+				: settings.waitForCompletion,
 		options,
 	};
 }

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 
 import type { FailedBody } from '../../sandbox/engine/failed-bodies';
 import type { PageEnd } from '../../sandbox/engine/listing-behaviour';
-import type { Sandbox, ScanStatus } from '../../sandbox/server';
+import { REWRITES, type RewriteSetting, type Sandbox, type ScanStatus } from '../../sandbox/server';
 
 /** Scans the account already holds, oldest first (created two hours ago: outside the hour). */
 export interface Segment {
@@ -34,6 +34,8 @@ export interface World {
 	hourFill: number;
 	history: Segment[];
 	authHeader: 'authorization' | 'xApiKey';
+	/** Answers rewritten within what the documentation leaves open (sandbox/engine/rewrites.ts). */
+	rewrites?: RewriteSetting[];
 }
 
 export const TWO_HOURS = 2 * 60 * 60 * 1000;
@@ -72,7 +74,36 @@ export const historyArb = (statuses: fc.Arbitrary<ScanStatus> = anyStatus) =>
 		},
 	);
 
-export const worldArb = (history = historyArb()): fc.Arbitrary<World> =>
+/**
+ * One rewrite: a row of the sandbox's table (each a line the documentation leaves open), one of
+ * its values, one of its requests, from which answer on and for how many. A new row is a new case.
+ */
+const rewriteArb: fc.Arbitrary<RewriteSetting> = fc.constantFrom(...REWRITES).chain((row) =>
+	fc
+		.record({
+			rule: fc.constant(row.rule),
+			value: fc.constantFrom(...row.values),
+			// The first request of a row (the upload, or the listing) most often: where the node reads most.
+			target: fc.oneof(
+				{ weight: 3, arbitrary: fc.constant(row.targets[0]) },
+				{ weight: 2, arbitrary: fc.constantFrom(...row.targets) },
+			),
+			after: weighted([3, 0], [1, 1], [1, 2]),
+			times: weighted([2, 1], [1, 2], [2, 1000]),
+		})
+		.map(({ rule, value, target, after, times }) => ({ rule, value, ...target, after, times })),
+);
+
+/** Half the worlds answer as the sandbox does; the others with one or two rewrites. */
+export const rewritesArb: fc.Arbitrary<RewriteSetting[]> = fc.oneof(
+	{ weight: 1, arbitrary: fc.constant<RewriteSetting[]>([]) },
+	{ weight: 1, arbitrary: fc.array(rewriteArb, { minLength: 1, maxLength: 2 }) },
+);
+
+export const worldArb = (
+	history = historyArb(),
+	rewrites: fc.Arbitrary<RewriteSetting[]> = fc.constant<RewriteSetting[]>([]),
+): fc.Arbitrary<World> =>
 	fc.record({
 		envelope: weighted<'data' | 'bare'>([3, 'data'], [1, 'bare']),
 		listedScans: weighted<'full' | 'brief'>([1, 'full'], [1, 'brief']),
@@ -98,6 +129,7 @@ export const worldArb = (history = historyArb()): fc.Arbitrary<World> =>
 		hourFill: weighted([5, 0], [1, 2], [1, 150]),
 		history,
 		authHeader: weighted<'authorization' | 'xApiKey'>([1, 'authorization'], [1, 'xApiKey']),
+		rewrites,
 	});
 
 /** Resets the sandbox into the world. */
@@ -128,5 +160,6 @@ export function applyWorld(sandbox: Sandbox, world: World): void {
 	const fill = Math.min(world.hourFill, world.rateLimit);
 	if (fill > 0) control.seedUploads({ count: fill, template_id: 2 });
 	control.setCredits(world.credits);
+	if (world.rewrites?.length) control.setRewrites(world.rewrites);
 	control.clearRequests();
 }

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest, httpStatusOf, isOutcomeUnknown } from '../../shared/transport';
 import type { RequestPace } from '../../shared/pace';
@@ -56,12 +57,13 @@ export async function send(this: IExecuteFunctions, sending: Sending): Promise<S
 			failure = error;
 		}
 		const resent = attempt > 1;
+		// A 409 after a re-send or a followed redirect: the request before it may have made the scan.
 		if (httpStatusOf(failure) === 409)
 			return {
 				kind: 'conflict',
 				error: failure,
 				at: Date.now(),
-				lostSince: resent ? sentAt : undefined,
+				lostSince: resent || isOutcomeUnknown(failure) ? sentAt : undefined,
 			};
 		if (!isOutcomeUnknown(failure)) {
 			if (!resent) throw failure;
@@ -88,7 +90,7 @@ async function post(this: IExecuteFunctions, sending: Sending): Promise<IDataObj
 			open: file.open,
 		},
 	);
-	return await apiRequest.call(this, {
+	const scan = await apiRequest.call(this, {
 		method: 'POST',
 		path: '/scans',
 		body,
@@ -99,4 +101,15 @@ async function post(this: IExecuteFunctions, sending: Sending): Promise<IDataObj
 		timeout: UPLOAD_TIMEOUT_MS,
 		pace: sending.pace,
 	});
+	// Any 2xx (the spec shows only 201) says the upload was taken; one that names no scan leaves
+	// the outcome unknown, as a lost answer does.
+	if (Number.isSafeInteger(Number(scan.id)) && Number(scan.id) > 0) return scan;
+	const message = `The service took the upload without naming the scan it made (item ${sending.itemIndex})`;
+	const error = new NodeApiError(
+		this.getNode(),
+		{ message },
+		{ message, itemIndex: sending.itemIndex },
+	);
+	error.context.outcomeUnknown = true;
+	throw error;
 }

@@ -235,8 +235,9 @@ export function networkError(
 }
 
 /**
- * A redirect the transport does not follow. A 303 to anything but a GET says the service did
- * the request and points to its result: that outcome is unknown, never "nothing was created".
+ * A redirect the transport does not follow. Any redirect of another request than a GET may come
+ * after the service did it (Post/Redirect/Get points to the result): that outcome is unknown,
+ * never "nothing was created".
  */
 export function redirectError(
 	ctx: ApiContext,
@@ -247,13 +248,13 @@ export function redirectError(
 	// As for a network error, an AI model (the tool form) is not told where the service points.
 	const to = ctx.getNode().type.endsWith('Tool') ? '' : ` to ${redirect.location}`;
 	const message = `The service answered with a redirect (HTTP ${redirect.status})${to}${forItem(request.itemIndex)}`;
-	const taken = redirect.status === 303 && request.method !== 'GET';
+	const taken = request.method !== 'GET';
 	const error = new NodeApiError(
 		ctx.getNode(),
 		{ httpCode: String(redirect.status), message },
 		{
 			message,
-			description: `The request was not sent on: ${reason}. Set the credential's Base URL to the address the service moved to. ${taken ? 'A 303 means the service may have done the request: check its result before repeating it.' : 'Nothing was created and no scan credit was used.'}`,
+			description: `The request was not sent on: ${reason}. Set the credential's Base URL to the address the service moved to. ${taken ? 'The service may have done the request before it answered: check its result before repeating it.' : 'Nothing was created and no scan credit was used.'}`,
 			httpCode: String(redirect.status),
 			itemIndex: request.itemIndex,
 		},

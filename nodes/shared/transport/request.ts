@@ -145,7 +145,10 @@ export async function apiRequestFull(this: ApiContext, request: ApiRequest): Pro
 		if (retry && RETRYABLE_STATUSES.has(statusCode) && attempt < RETRY_DELAYS_MS.length) {
 			if (await pause(RETRY_DELAYS_MS[attempt])) continue;
 		}
-		throw apiError(this, response, request);
+		const error = apiError(this, response, request);
+		// An answer after a followed redirect of a POST or DELETE: the request may have been done before.
+		if (redirects > 0 && request.method !== 'GET') error.context.outcomeUnknown = true;
+		throw error;
 	}
 }
 

@@ -13,6 +13,7 @@ import { isDeferred } from '../../execution/scope';
 import { toItems } from '../../execution/items';
 import { withOriginalName } from '../../../shared/scans/fileName';
 import { handOff } from '../../waiting/handOff';
+import { scanShape } from '../../execution/toolAnswer';
 import {
 	optionsCollection,
 	outputOption,
@@ -146,6 +147,17 @@ export async function validate(
 	scope: ExecutionScope<UploadSession>,
 ): Promise<void> {
 	hourlyLimitOf(this, itemIndex);
+	// The settings the item reads after its upload, read now: none fails after a credit is spent.
+	try {
+		if (this.getNodeParameter('waitForCompletion', itemIndex, false))
+			scanShape(this, this.getNodeParameter('options', itemIndex, {}) as IDataObject, itemIndex);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex}: the setting "Wait for Completion" or its options could not be read: ${(error as Error).message}`,
+			{ itemIndex, description: 'Nothing was uploaded for this item and no credit was used.' },
+		);
+	}
 	// The batch's limit is item 0's: when it is not valid, no item can go.
 	if (itemIndex > 0) {
 		try {
