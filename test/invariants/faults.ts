@@ -141,6 +141,15 @@ export const faultsArb = (targets: Target[]): fc.Arbitrary<FaultDraw[]> =>
 				]),
 		},
 		{
+			weight: targets.includes('scanRead') ? 2 : 0,
+			// Every read of a scan fails for a while (a 429, a 404, a 5xx): waiting after a charged upload.
+			arbitrary: fc
+				.record({ status: fc.constantFrom(429, 404, 503), times: fc.constantFrom(2, 6) })
+				.map(({ status, times }): FaultDraw[] => [
+					{ on: 'scanRead', kind: 'status', status, after: 0, times },
+				]),
+		},
+		{
 			weight: 2,
 			// The key sent after a redirect to another origin.
 			arbitrary: fc
