@@ -304,6 +304,33 @@ export const getManyCaseArb: fc.Arbitrary<GetManyCase> = fc.oneof(
 	{ weight: 3, arbitrary: getManyAnyArb },
 	{
 		weight: 1,
+		// Finished scans of every final status listed with their unpromised fields of another type.
+		arbitrary: fc
+			.record({
+				base: getManyAnyArb,
+				value: fc.constantFrom('null', 'text', 'number', 'list', 'object'),
+				status: fc.constantFrom<ScanStatus | undefined>(
+					undefined,
+					'validation_failed',
+					'completed',
+				),
+			})
+			.map(({ base, value, status }) => ({
+				...base,
+				settings: { ...base.settings, status },
+				world: {
+					...base.world,
+					rewrites: [{ rule: 'unpromisedFields' as const, value, method: 'GET', path: '^/scans$' }],
+					history: [
+						{ count: 30, status: 'validation_failed' as const, template: 1 as const },
+						{ count: 30, status: 'completed' as const, template: 2 as const },
+						{ count: 5, status: 'failed' as const, template: 1 as const },
+					],
+				},
+			})),
+	},
+	{
+		weight: 1,
 		// A large status-filtered listing that does not change while it is read: each page once.
 		arbitrary: fc
 			.record({
