@@ -318,13 +318,15 @@ export const getManyCaseArb: fc.Arbitrary<GetManyCase> = fc.oneof(
 			.map(({ base, value, status }) => ({
 				...base,
 				settings: { ...base.settings, status },
+				faults: [],
 				world: {
 					...base.world,
 					rewrites: [{ rule: 'unpromisedFields' as const, value, method: 'GET', path: '^/scans$' }],
+					// Newest last: the validation_failed ones come first in the listing.
 					history: [
-						{ count: 30, status: 'validation_failed' as const, template: 1 as const },
-						{ count: 30, status: 'completed' as const, template: 2 as const },
 						{ count: 5, status: 'failed' as const, template: 1 as const },
+						{ count: 30, status: 'completed' as const, template: 2 as const },
+						{ count: 30, status: 'validation_failed' as const, template: 1 as const },
 					],
 				},
 			})),

@@ -141,7 +141,7 @@ export const faultsArb = (targets: Target[]): fc.Arbitrary<FaultDraw[]> =>
 				]),
 		},
 		{
-			weight: targets.includes('scanRead') ? 2 : 0,
+			weight: targets.includes('scanRead') ? 4 : 0,
 			// Every read of a scan fails for a while (a 429, a 404, a 5xx): waiting after a charged upload.
 			arbitrary: fc
 				.record({ status: fc.constantFrom(429, 404, 503), times: fc.constantFrom(2, 6) })
