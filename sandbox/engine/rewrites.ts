@@ -118,12 +118,14 @@ const PROMISED: Record<string, readonly string[]> = {
 	webhook: ['id', 'name', 'url', 'events', 'is_active', 'active', 'status', 'secret'],
 };
 
+/** A value of another JSON type; a value already of that type stays as it is. */
 const OTHER_TYPE: Record<string, (value: unknown) => unknown> = {
 	null: () => null,
-	text: (value) => (typeof value === 'string' ? `${value}` : JSON.stringify(value ?? 'x')),
-	number: () => 7,
-	list: (value) => [value],
-	object: (value) => ({ value }),
+	text: (value) => (typeof value === 'string' ? value : JSON.stringify(value ?? 'x')),
+	number: (value) => (typeof value === 'number' ? value : 7),
+	list: (value) => (Array.isArray(value) ? value : [value]),
+	object: (value) =>
+		typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { value },
 };
 
 interface Stored extends RewriteSetting {
