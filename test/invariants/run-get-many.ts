@@ -117,24 +117,14 @@ export async function runGetManyCase(sandbox: Sandbox, c: GetManyCase): Promise<
 			 *   3·(⌈M/25⌉ + 2) + 3·K + 4·F
 			 * M the records matching the filter (the most at the start or the end; with a Limit, at
 			 * most the Limit), K the scans that changed, appeared or became visible during the read,
-			 * F the injected faults' uses. Not the account's size. When nothing changes (K = F = 0),
-			 * each page is read once plus at most 19 checks: ⌈M/25⌉ + 1 + 19 (issue 39: 360 pages,
-			 * at most 380 requests).
+			 * F the injected faults' uses. Not the account's size.
 			 */
-			requestBound:
-				changed.size === 0 && f === 0
-					? {
-							limit: Math.ceil(reach / 25) + 20,
-							count: listings,
-							what: 'GET /scans',
-							formula: `⌈M=${reach}/25⌉ + 1 + 19 (nothing changed)`,
-						}
-					: {
-							limit: 3 * (Math.ceil(reach / 25) + 2) + 3 * changed.size + 4 * f,
-							count: listings,
-							what: 'GET /scans',
-							formula: `3·(⌈M=${reach}/25⌉ + 2) + 3·K=${changed.size} + 4·F=${f}`,
-						},
+			requestBound: {
+				limit: 3 * (Math.ceil(reach / 25) + 2) + 3 * changed.size + 4 * f,
+				count: listings,
+				what: 'GET /scans',
+				formula: `3·(⌈M=${reach}/25⌉ + 2) + 3·K=${changed.size} + 4·F=${f}`,
+			},
 		},
 	];
 }
