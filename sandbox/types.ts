@@ -212,6 +212,8 @@ export interface SeedScansInput {
 	count: number;
 	/** How long ago (virtual clock) the scans were created; default 0 (now). Older than an hour: outside the rolling hour a client counts. */
 	age_ms?: number;
+	/** Made one after another this far apart (virtual clock), the last `age_ms` ago; default 0 (all at once). */
+	apart_ms?: number;
 	template_id?: number;
 	status?: ScanStatus;
 	reviewed_data?: Record<string, unknown> | null;

@@ -196,7 +196,8 @@ export function createControl(core: SandboxCore): SandboxControl {
 				applyResult(scan, template.extractionMode, status);
 				if (input.extracted_data !== undefined) scan.extractedData = copy(input.extracted_data);
 				scan.reviewedData = input.reviewed_data === undefined ? null : copy(input.reviewed_data);
-				if (input.age_ms) scan.createdAt = scan.updatedAt = scan.createdAt - input.age_ms;
+				const age = (input.age_ms ?? 0) + (input.count - 1 - ids.length) * (input.apart_ms ?? 0);
+				if (age) scan.createdAt = scan.updatedAt = scan.createdAt - age;
 				ids.push(scan.id);
 			}
 			return ids;

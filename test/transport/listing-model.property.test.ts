@@ -52,6 +52,7 @@ const specs = fc.record({
 	initial: fc.record({
 		count: fc.integer({ min: 0, max: 180 }),
 		mix: fc.array(fc.nat(5), { minLength: 1, maxLength: 6 }),
+		ties: fc.constantFrom(1, 1, 3, 40),
 	}),
 	events: fc.array(fc.oneof(fc.constant(undefined), event, event), { maxLength: 16 }),
 	delays: fc.array(fc.nat(5), { minLength: 1, maxLength: 12 }),

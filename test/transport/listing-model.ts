@@ -4,7 +4,9 @@
  *
  * - scans have growing IDs, a template and a status that moves forward (uploaded → processing →
  *   completed / validation_failed / failed), and a finished scan may be processed again (it takes
- *   any final status); every change gives the scan a new `updated_at`;
+ *   any final status); every change gives the scan a new `updated_at`, later than every one
+ *   before it (whole seconds); the scans at the start were last changed before, `initial.ties`
+ *   of them in the same second;
  * - a scan may be hidden from listings and become visible later (IDs visible out of order);
  * - `GET /scans` filters by status and template, newest first, 25 a page, as a bare array or
  *   `{data, meta}`; a page past the end is empty, 404, 422, the last page again, or `page` is
@@ -27,7 +29,7 @@ export interface Scan {
 	template: number;
 	status: string;
 	visible: boolean;
-	/** Changes so far (listed as `updated_at`). */
+	/** When it last changed, in seconds (listed as `updated_at`). */
 	updated: number;
 }
 
@@ -42,7 +44,7 @@ export interface ServiceEvent {
 
 export interface ServiceSpec {
 	/** Scans at the start: `count` of them, statuses and templates cycling through `mix`. */
-	initial: { count: number; mix: number[] };
+	initial: { count: number; mix: number[]; ties?: number };
 	events: ServiceEvent[];
 	delays: number[];
 	envelope: 'data' | 'bare';
@@ -81,6 +83,8 @@ export class Service {
 	readonly sizes = new Set<number>();
 	readonly unfiltered = new Set<number>();
 	private requested = 0;
+	/** The service's clock (seconds): one more at every change. */
+	private clock = 0;
 	private watchers: Array<{ filter: Filter; always?: Set<number>; ever: Set<number> }> = [];
 
 	constructor(private readonly spec: ServiceSpec) {
@@ -88,6 +92,7 @@ export class Service {
 		for (let i = 0; i < count; i++) {
 			const pick = mix[i % mix.length] ?? 0;
 			this.add({ status: pick, hidden: false, template: 1 + (Math.floor(pick / 3) % 2) });
+			this.scans[i].updated = -Math.ceil((count - i) / (spec.initial.ties ?? 1));
 		}
 	}
 
@@ -97,7 +102,7 @@ export class Service {
 			template: input.template,
 			status: STATUSES[input.status % 3],
 			visible: !input.hidden,
-			updated: 0,
+			updated: ++this.clock,
 		});
 	}
 
@@ -114,7 +119,7 @@ export class Service {
 		for (const index of event.advance) {
 			const scan = this.scans[index % count];
 			scan.status = next(scan.status, index);
-			scan.updated++;
+			scan.updated = ++this.clock;
 		}
 	}
 
@@ -151,7 +156,12 @@ export class Service {
 		const all = this.scans
 			.filter((s) => matches(s, filter))
 			.sort((a, b) => b.id - a.id)
-			.map((s) => ({ id: s.id, status: s.status, template_id: s.template, updated_at: s.updated }));
+			.map((s) => ({
+				id: s.id,
+				status: s.status,
+				template_id: s.template,
+				updated_at: new Date(Date.UTC(2026, 0, 1) + s.updated * 1000).toISOString(),
+			}));
 		this.sizes.add(all.length);
 		if (filter.status === undefined && filter.template === undefined)
 			this.unfiltered.add(all.length);

@@ -583,3 +583,74 @@ describe('readListing: gaps between pages read side by side', () => {
 		);
 	});
 });
+
+describe('readListing: a status filter read once when nothing changes', () => {
+	const BASE = Date.UTC(2026, 0, 1);
+	/** `count` records, the newest `id` `count`; `updated_at` one second apart, or all the same. */
+	function unchanging(
+		count: number,
+		envelope: 'data' | 'bare',
+		stamps: 'apart' | 'same',
+		date = true,
+	) {
+		const pages: number[] = [];
+		const fetchPage = async (page: number): Promise<ListingPage> => {
+			pages.push(page);
+			const items = desc(count, 1)
+				.slice((page - 1) * PAGE, page * PAGE)
+				.map((id) => ({
+					id,
+					status: 'completed',
+					updated_at: new Date(BASE + (stamps === 'apart' ? id * 1000 : 0)).toISOString(),
+				}));
+			const headers = date ? { date: new Date(BASE + 10_000_000).toUTCString() } : {};
+			if (envelope === 'bare') return { items, headers };
+			const meta = {
+				last_page: Math.max(1, Math.ceil(count / PAGE)),
+				per_page: PAGE,
+				total: count,
+			};
+			return { items, meta, headers };
+		};
+		return { fetchPage, pages };
+	}
+
+	test.each([1, 2, 4, 40, 360])(
+		'%i pages: every record, each page once plus at most 19 checks (data and bare)',
+		async (size) => {
+			for (const envelope of ['data', 'bare'] as const)
+				for (const [stamps, date] of [
+					['apart', false],
+					['same', true],
+				] as const) {
+					const { fetchPage } = unchanging(size * PAGE, envelope, stamps, date);
+					const result = await readListing(options(fetchPage, { changes: 'any' }));
+					expect(ids(result.records)).toEqual(desc(size * PAGE, 1));
+					expect(result.requests).toBeLessThanOrEqual(size + 20);
+				}
+		},
+	);
+
+	test('360 pages: 364 requests with `meta`, at most 380 without', async () => {
+		const data = await readListing(
+			options(unchanging(9000, 'data', 'apart').fetchPage, { changes: 'any' }),
+		);
+		expect(data.requests).toBe(364);
+		const bare = await readListing(
+			options(unchanging(9000, 'bare', 'apart').fetchPage, { changes: 'any' }),
+		);
+		expect(bare.requests).toBeLessThanOrEqual(380);
+	});
+
+	test('every record changed in the second of the newest, no Date: read twice; the cap counts every page read', async () => {
+		const small = unchanging(40 * PAGE, 'data', 'same', false);
+		const result = await readListing(options(small.fetchPage, { changes: 'any' }));
+		expect(ids(result.records)).toEqual(desc(40 * PAGE, 1));
+		expect(result.requests).toBeGreaterThan(2 * 40);
+		const large = unchanging(300 * PAGE, 'data', 'same', false);
+		await expect(readListing(options(large.fetchPage, { changes: 'any' }))).rejects.toThrow(
+			'too many pages',
+		);
+		expect(large.pages.length).toBe(401);
+	});
+});

@@ -129,6 +129,7 @@ async function getManyRequests(sandbox: Sandbox, envelope: 'data' | 'bare', item
 	const requests = sandbox.control.requests();
 	return {
 		requests: requests.length,
+		listings: requests.filter((r) => r.path === '/scans').length,
 		unfiltered: requests.filter((r) => filters.status && r.query.status === undefined).length,
 		items: result.output.length,
 		error: result.error?.message,
@@ -189,6 +190,26 @@ export async function main(): Promise<void> {
 					);
 				}
 			console.log(`  ${shape.name}: ${cells.join('; ')}`);
+		}
+		console.log(
+			'Scan → Get Many, Status = completed, nothing changes, by pages (scans made a second apart / all at once a minute ago): GET /scans requests:',
+		);
+		for (const pages of [4, 40, 360]) {
+			const cells = [];
+			for (const apart of [1000, 0])
+				for (const envelope of ['data', 'bare'] as const) {
+					const figure = await getManyRequests(sandbox, envelope, {
+						name: `${pages} pages`,
+						setup: (box) => {
+							const count = pages * 25;
+							const made = apart ? { apart_ms: apart } : { age_ms: 60_000 };
+							box.control.seedScans({ count, status: 'completed', ...made });
+							return { status: 'completed' };
+						},
+					});
+					cells.push(`${apart ? 'apart' : 'at once'} ${envelope} ${figure.listings}`);
+				}
+			console.log(`  ${pages} pages: ${cells.join('; ')}`);
 		}
 		console.log('Poll trigger, 500 older scans:');
 		for (const followed of [60, 200]) console.log(`  ${await pollRequests(sandbox, followed)}`);

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { InParallel, Read } from './listingPages';
-import { idsOf, isEndPage, recordId } from './listingPages';
+import { idsOf, isEndPage, recordId, sameRecords } from './listingPages';
 
 /**
  * A listing whose records may join and leave while it is read (any status filter: scans move
@@ -19,6 +19,9 @@ import { idsOf, isEndPage, recordId } from './listingPages';
  * cost is the filtered pages above it read once more, never the account. A check that fails
  * (records above it changed meanwhile) is tried again, at most `rounds` times, then
  * `restless()` says so.
+ *
+ * Read first, the end page makes that second read unneeded (`readEndFirst`): a record read after
+ * it whose `updated_at` is older than the newest read before it was listed then, unchanged since.
  */
 
 /** The ID range each read covers: page 1 upwards, an end page (or `end`) downwards, a check that proves upwards. */
@@ -59,6 +62,67 @@ export function gapBelow(
 }
 
 const version = (record: IDataObject) => `${String(record.status)} ${String(record.updated_at)}`;
+const time = (value: unknown) => (typeof value === 'string' ? Date.parse(value) : NaN);
+const stamp = (record: IDataObject) => time(record.updated_at);
+
+/**
+ * Finds the end page after page 1 (`meta`'s count, else pages 4, 8, …, then halving; never past
+ * `maxPages + 1`): the check, read before the pages above it. Undefined when no read showed an
+ * end, or a page came again.
+ */
+export async function readEndFirst(
+	first: Read,
+	count: number | undefined,
+	read: (pageNumber: number) => Promise<Read>,
+	pageSize: number,
+	maxPages: number,
+): Promise<{ reads: Read[]; check?: Read }> {
+	const reads = [first];
+	let full = 1;
+	let end: Read | undefined;
+	const start = count !== undefined && count <= maxPages ? Math.max(2, count) : 4;
+	for (let p = Math.min(start, maxPages + 1); !end;) {
+		const page = await read(p);
+		// A page again (the server clamps or ignores `page`): the chain tells which.
+		const again = reads.some((r) => sameRecords(r, page));
+		reads.push(page);
+		if (isEndPage(page, pageSize)) end = page;
+		else if (p > maxPages || again) return { reads };
+		else [full, p] = [p, Math.min(p === count ? p + 1 : p * 2, maxPages + 1)];
+	}
+	while (end.pageNumber - full > 1) {
+		const page = await read(Math.floor((full + end.pageNumber) / 2));
+		reads.push(page);
+		if (isEndPage(page, pageSize)) end = page;
+		else full = page.pageNumber;
+	}
+	return { reads, check: end };
+}
+
+/**
+ * Whether every position above the end page `check` holds a record known to be listed when it
+ * was read: read before and after it unchanged (`around`), or read after it with an
+ * `updated_at` older than one read before it or than the `Date` of an answer before it (the
+ * service's clock; timestamps may be whole seconds).
+ */
+export function provenFirst(reads: Read[], check: Read | undefined, pageSize: number): boolean {
+	if (!check || idsOf(check).length !== check.items.length) return false;
+	const size = Math.max(pageSize, ...reads.map((r) => r.items.length));
+	const answered = reads.filter((r) => r.received < check.sent);
+	const earlier = answered.flatMap((r) => r.items);
+	const times = [...earlier.map(stamp), ...answered.map((r) => time(r.headers?.date))];
+	const mark = Math.max(-Infinity, ...times.filter(Number.isFinite));
+	const before = new Map(earlier.map((record) => [recordId(record), version(record)]));
+	const top = Math.max(-Infinity, ...idsOf(check));
+	const listed = new Set<number>();
+	for (const read of reads.filter((r) => r.sent > check.received))
+		for (const record of read.items) {
+			const id = recordId(record);
+			if (id === undefined || id <= top) continue;
+			if (stamp(record) < mark || before.get(id) === version(record)) listed.add(id);
+		}
+	return listed.size >= (check.pageNumber - 1) * size;
+}
 
 /**
  * The records above `check`'s highest ID read before it was sent, and how many of them were read
@@ -83,7 +147,7 @@ export function around(reads: Read[], check: Read): { before: number; again: num
 
 /**
  * Checks the page below the lowest gap and reads the pages above it again, until no gap above
- * `need` is left; returns every read (the chain's first). The chain's page is the first check
+ * `need` is left; returns every read, oldest first. The chain's page is the first check
  * when as many records above it were read before it; otherwise the page is read once more.
  */
 export async function closeGaps(
@@ -98,9 +162,11 @@ export async function closeGaps(
 		inParallel: InParallel;
 		concurrency: number;
 	},
+	/** When `provenFirst` held: the reads before the chain, and the end page among them. */
+	first?: { reads: Read[]; check: Read },
 ): Promise<Read[]> {
-	const reads = [...chain];
-	const proven = new Set<Read>();
+	const reads = [...(first?.reads ?? []), ...chain];
+	const proven = new Set<Read>(first ? [first.check] : []);
 	for (let round = 0; ; round++) {
 		const page = gapBelow(reads, proven, end, need, options.pageSize);
 		if (page === undefined) return reads;

@@ -16,6 +16,8 @@ export interface ListingPage {
 	 * page past the end, read as an empty page (listingEnds.ts says when that is wrong).
 	 */
 	missing?: number;
+	/** The response's headers (`date`: the server's time when it answered). */
+	headers?: IDataObject;
 }
 
 /** Runs `task(0..count-1)` at most `width` at a time; results in index order. */

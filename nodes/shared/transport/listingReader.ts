@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { closeGaps } from './listingCoverage';
+import { closeGaps, provenFirst, readEndFirst } from './listingCoverage';
 import { classifyRepeat, contradictedEnd } from './listingEnds';
 import type { InParallel, ListingPage, Read } from './listingPages';
 import { idsOf, isEndPage, pageCountOf, pageSizeOf, recordId } from './listingPages';
@@ -106,7 +106,11 @@ function lowestId(records: IDataObject[]): number {
 export async function readListing(options: ListingReadOptions): Promise<ListingResult> {
 	let clock = 0;
 	let requests = 0;
+	const grows = options.changes !== 'any';
 	const read = async (pageNumber: number): Promise<Read> => {
+		// Under a status filter the cap counts every page read, checks included.
+		if (!grows && requests > options.maxPages && options.atMaxPages === 'error')
+			throw options.tooManyPages();
 		const sent = ++clock;
 		requests++;
 		const page = await options.fetchPage(pageNumber);
@@ -115,10 +119,24 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		);
 		return { ...page, items, pageNumber, sent, received: ++clock };
 	};
-	const grows = options.changes !== 'any';
 
-	const first = await read(1);
+	let first = await read(1);
 	const pageSize = pageSizeOf(first, options.pageSize);
+	// The count is `meta`'s: it may report any, so the cap counts pages read.
+	const count = pageCountOf(first, pageSize);
+	// Up to 3 pages, checking them again costs less than finding the end first.
+	const whole = options.limit === undefined && !options.stopAfter && !options.sequential;
+	const endFirst =
+		grows || !whole || isEndPage(first, pageSize) || (count !== undefined && count <= 3)
+			? undefined
+			: await readEndFirst(first, count, read, pageSize, options.maxPages);
+	const early = endFirst?.check;
+	// A page answered 404 / 422, or empty where `meta` says more, is an end only where the chain's is.
+	const trusted =
+		early !== undefined &&
+		early.missing === undefined &&
+		contradictedEnd(early, first, pageSize) === undefined;
+	if (early) first = await read(1);
 	const firstIds = idsOf(first);
 	const topId = firstIds.length ? Math.max(...firstIds) : undefined;
 	const chain: Read[] = [first];
@@ -132,8 +150,6 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	};
 
 	let ending = endingOf(first);
-	// The cap is on pages read, not on pages `meta` reports: it may report any count.
-	const count = pageCountOf(first, pageSize);
 	let next = 2;
 	let ahead = 4;
 	let repeats = 0;
@@ -154,6 +170,8 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		ahead *= 2;
 		if (count !== undefined && next <= count + 1)
 			width = Math.min(width, Math.max(1, count - next + 1));
+		// Nor past the end page read first (while the chain has not passed it).
+		if (trusted && next <= early.pageNumber) width = Math.min(width, early.pageNumber - next + 1);
 		width = Math.min(width, Math.max(1, options.maxPages - next + 1));
 		if (options.limit !== undefined)
 			width = Math.min(width, Math.max(1, Math.ceil((options.limit - unique) / pageSize)));
@@ -195,7 +213,12 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	}
 
 	const last = chain[chain.length - 1];
-	if (ending === 'end' && last.items.length === 0) {
+	const agreed = trusted || last.pageNumber === early?.pageNumber;
+	const proven =
+		endFirst && early && agreed && provenFirst([...endFirst.reads, ...chain], early, pageSize)
+			? { reads: endFirst.reads, check: early }
+			: undefined;
+	if (ending === 'end' && last.items.length === 0 && !proven) {
 		const pages = contradictedEnd(last, first, pageSize);
 		// A listing that also loses records may have lost that page meanwhile: read it once more.
 		if (pages !== undefined && (grows || (await read(last.pageNumber)).items.length > 0)) {
@@ -223,11 +246,14 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	if (!grows) {
 		const reads = result.pageIgnored
 			? chain
-			: await closeGaps(chain, toEnd ? last : undefined, toEnd ? -Infinity : need, read, {
-					...options,
-					pageSize,
-					rounds: MAX_REPEATS,
-				});
+			: await closeGaps(
+					chain,
+					toEnd ? last : undefined,
+					toEnd ? -Infinity : need,
+					read,
+					{ ...options, pageSize, rounds: MAX_REPEATS },
+					proven,
+				);
 		// The latest read of each record wins (a scan processed again has new data).
 		return { ...result, records: merge([...reads].reverse(), new Map(), options.limit), requests };
 	}
