@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemFields } from '../execution/items';
+import type { WaitRequest } from './ScanPoller';
 
 /*
  * Waiting itself is done by one poller per execution (ScanPoller.ts): these are the
@@ -78,18 +79,16 @@ export function failedScanError(
 	);
 }
 
+/** A scan waited for (`last`: as last read) whose Wait Timeout passed, or whose execution was cancelled. */
 export function timeoutError(
 	ctx: IExecuteFunctions,
-	scanId: number,
-	scan: IDataObject,
-	itemIndex: number,
-	timeoutMs: number,
+	{ scanId, last, itemIndex, settings }: WaitRequest & { last: IDataObject },
 	cancelled: boolean,
 ): ScanWaitError {
-	const status = String(scan.status ?? 'unknown');
+	const status = String(last.status ?? 'unknown');
 	const message = cancelled
 		? `Item ${itemIndex}: stopped waiting for scan ${scanId} because the execution was cancelled (last status: ${status})`
-		: `Item ${itemIndex}: scan ${scanId} did not finish within ${timeoutMs / 1000} seconds (last status: ${status})`;
+		: `Item ${itemIndex}: scan ${scanId} did not finish within ${settings.timeoutMs / 1000} seconds (last status: ${status})`;
 	return new ScanWaitError(
 		ctx.getNode(),
 		message,
