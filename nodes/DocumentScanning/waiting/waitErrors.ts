@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemFields } from '../execution/items';
-import type { WaitRequest } from './ScanPoller';
+import type { WaitSettings } from './pollSettings';
 
 /*
  * Waiting itself is done by one poller per execution (ScanPoller.ts): these are the
@@ -79,13 +79,14 @@ export function failedScanError(
 	);
 }
 
-/** A scan waited for (`last`: as last read) whose Wait Timeout passed, or whose execution was cancelled. */
+/** The item's error when its Wait Timeout passed or the execution was cancelled (`last`: as last read). */
 export function timeoutError(
 	ctx: IExecuteFunctions,
-	{ scanId, last, itemIndex, settings }: WaitRequest & { last: IDataObject },
+	entry: { scanId: number; itemIndex: number; last: IDataObject; settings: WaitSettings },
 	cancelled: boolean,
 ): ScanWaitError {
-	const status = String(last.status ?? 'unknown');
+	const { scanId, itemIndex, settings } = entry;
+	const status = String(entry.last.status ?? 'unknown');
 	const message = cancelled
 		? `Item ${itemIndex}: stopped waiting for scan ${scanId} because the execution was cancelled (last status: ${status})`
 		: `Item ${itemIndex}: scan ${scanId} did not finish within ${settings.timeoutMs / 1000} seconds (last status: ${status})`;
