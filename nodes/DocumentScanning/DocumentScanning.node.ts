@@ -13,7 +13,7 @@ import * as webhook from './actions/webhook';
 import { router } from './actions/router';
 import { toolProperties } from './actions/tool.descriptions';
 import { BUILDER_HINT } from './builderHint';
-import { listSearch } from './methods';
+import { searchTemplates } from '../shared/templates';
 
 export class DocumentScanning implements INodeType {
 	description: INodeTypeDescription = {
@@ -55,7 +55,7 @@ export class DocumentScanning implements INodeType {
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch: { searchTemplates } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -5,7 +5,6 @@ import { mapWithConcurrency } from '../shared/concurrency';
 import {
 	apiRequestFull,
 	httpStatusOf,
-	endsListing,
 	PAGE_SIZE,
 	serverTimeOf,
 	unwrapRecord,
@@ -38,16 +37,6 @@ const MAX_PAGES = 10_000;
 export const ACTIVATION_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 /** …and at most this many pages (1,000 scans). */
 export const ACTIVATION_MAX_PAGES = 40;
-
-/** Page `pageNumber` of GET /scans, unfiltered (the node filters); `last`: nothing after it. */
-export async function readPage(
-	ctx: IPollFunctions,
-	pageNumber: number,
-): Promise<{ items: IDataObject[]; last: boolean }> {
-	const page = await fetchListPage(ctx, '/scans', {}, pageNumber);
-	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
-	return { items, last: endsListing({ ...page, items }) };
-}
 
 interface ListingRead {
 	scans: Map<number, IDataObject>;

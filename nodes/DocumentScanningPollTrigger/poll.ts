@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PAGE_SIZE } from '../shared/transport';
+import { readScanPage } from '../shared/transport/paging';
 import { selectedEvents } from '../shared/events';
 import { accepts, type PollOptions, toItems } from './items';
 import {
@@ -9,7 +10,6 @@ import {
 	MANUAL_MAX_PAGES,
 	observe,
 	observeAtActivation,
-	readPage,
 	wholeScan,
 } from './listing';
 import { commit, heldBack } from './commit';
@@ -32,7 +32,7 @@ function settings(ctx: IPollFunctions): { events: string[]; options: PollOptions
 async function fetchTestEvent(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
 	const { events, options } = settings(ctx);
 	for (let pageNumber = 1; pageNumber <= MANUAL_MAX_PAGES; pageNumber++) {
-		const page = await readPage(ctx, pageNumber);
+		const page = await readScanPage(ctx, {}, pageNumber);
 		const newest = page.items.find((scan) => isFinal(scan) && accepts(scan, events, options));
 		if (newest) return [toItems([await wholeScan(ctx, newest)], options, new Date())];
 		if (page.last) break;

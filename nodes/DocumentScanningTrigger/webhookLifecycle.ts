@@ -8,7 +8,7 @@ import {
 	httpStatusOf,
 	unwrapRecord,
 } from '../shared/transport';
-import { recordEvents, selectedEvents } from '../shared/events';
+import { eventList, selectedEvents } from '../shared/events';
 
 /**
  * Registration of the trigger's one webhook at the service (`webhookMethods.default`): this
@@ -127,7 +127,7 @@ export async function checkWebhookExists(this: IHookFunctions): Promise<boolean>
 		String(main.id) === String(stored.webhookId) &&
 		isRecordActive(main) &&
 		JSON.stringify(
-			main.events === undefined ? (stored.webhookEvents ?? []) : recordEvents(main.events),
+			main.events === undefined ? (stored.webhookEvents ?? []) : eventList(main.events).sort(),
 		) === JSON.stringify(events) &&
 		typeof stored.webhookSecret === 'string' &&
 		stored.webhookSecret !== '';
@@ -224,7 +224,7 @@ export async function createWebhook(this: IHookFunctions): Promise<boolean> {
 		webhookId: id,
 		webhookSecret: secret,
 		webhookUrl: typeof record.url === 'string' ? record.url : url,
-		webhookEvents: record.events === undefined ? events : recordEvents(record.events),
+		webhookEvents: record.events === undefined ? events : eventList(record.events).sort(),
 	} satisfies StoredWebhook);
 	return true;
 }

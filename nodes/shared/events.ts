@@ -46,8 +46,3 @@ export function selectedEvents(raw: unknown): string[] {
 		.filter((event) => (EVENTS as readonly string[]).includes(event))
 		.sort();
 }
-
-/** Events of a webhook record: an array or a comma-separated string, sorted. */
-export function recordEvents(raw: unknown): string[] {
-	return eventList(raw).sort();
-}

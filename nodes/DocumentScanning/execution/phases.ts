@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { ScanPoller } from '../waiting';
+import { ScanPoller } from '../waiting/ScanPoller';
 import type { Deferred, ExecutionScope } from './scope';
 import { mapWithConcurrency } from '../../shared/concurrency';
 import { Pace } from '../../shared/pace';

@@ -21,8 +21,9 @@ import { sameFileName } from './fileNames';
 import { fingerprintIn } from './fingerprint';
 import type { PreparedUpload } from './prepare';
 import type { SendResult } from './send';
-import type { ListingRequest, TemplateScans } from './templateScans';
-import { holdsFiles } from './templateScans';
+import type { ListingRequest } from './scanPages';
+import { holdsFiles } from './scanPages';
+import type { TemplateScans } from './templateScans';
 
 /** An upload's scan, and how the node knows it is the file's. */
 export type FoundScan =
@@ -132,8 +133,7 @@ export async function afterConflict(
 		note = `The first attempt's answer was lost, but no scan ${upload.fingerprint === undefined ? 'with this file name' : "with this file's content fingerprint"} was made since it was sent: the service's copy is an earlier upload. `;
 	}
 	if (upload.fingerprint === undefined || upload.onDuplicate === 'error') {
-		const known = upload.fingerprint === undefined ? [] : index.proven(upload.fingerprint);
-		throw alreadyUploadedError(ctx, upload, known.length === 1 ? known[0] : undefined, note);
+		throw alreadyUploadedError(ctx, upload, index.onlyProven(upload.fingerprint), note);
 	}
 	const found = await index.find(ctx, upload.fingerprint, conflict.at, requestOf(upload));
 	if (found.length === 1) return { kind: 'existing', scan: found[0] };

@@ -18,12 +18,9 @@ export interface CreatedScan {
 	fingerprinted: boolean;
 }
 
-export interface UncertainUpload {
-	itemIndex: number;
-	fileName: string;
+export interface UncertainUpload extends Omit<CreatedScan, 'scanId'> {
 	/** Scans that may hold the file; undefined when the listing could not be read. */
 	candidates: number[] | undefined;
-	fingerprinted: boolean;
 }
 
 /** A limit (429 / 402) that stopped the uploads, and when a retry can succeed. */

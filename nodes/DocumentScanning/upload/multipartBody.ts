@@ -7,8 +7,6 @@ export interface ByteSource extends AsyncIterable<unknown> {
 	destroy?(): unknown;
 }
 
-export type { StreamBody, StreamedBlob } from '../../shared/transport/streamBody';
-
 export interface MultipartFile {
 	/** Form field name of the file part. */
 	field: string;

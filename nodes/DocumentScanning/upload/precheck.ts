@@ -27,16 +27,6 @@ export interface Precheck {
 	known: Map<number, IDataObject>;
 }
 
-/** The one scan that carries the upload's fingerprint among what is known, if exactly one does. */
-export function provenScan(
-	indexes: TemplateIndexes,
-	upload: PreparedUpload,
-): IDataObject | undefined {
-	if (upload.fingerprint === undefined) return undefined;
-	const proven = indexes.of(upload.templateId).proven(upload.fingerprint);
-	return proven.length === 1 ? proven[0] : undefined;
-}
-
 /**
  * `leads`: the batch's uploads, one per file, in item order; `repeats`: the other items. A batch
  * that does not fit fails here without Continue On Fail; with it, the gate holds back the rest.
@@ -66,7 +56,7 @@ export async function checkBeforeUploads(
 	const plan = (): Plan => {
 		known.clear();
 		for (const upload of leads) {
-			const scan = provenScan(indexes, upload);
+			const scan = indexes.of(upload.templateId).onlyProven(upload.fingerprint);
 			if (scan) known.set(upload.itemIndex, scan);
 		}
 		return planBudget(

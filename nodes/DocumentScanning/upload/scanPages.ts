@@ -1,14 +1,10 @@
 /**
- * One page of GET /scans, each read after the one before came back (the upload path). Scans are
+ * The upload path's reading of GET /scans, each page read after the one before came back. Scans are
  * never deleted nor change template, so a scan only moves down: a page read after the one before
  * it repeats scans but never hides one. Page ends follow the shared rules (`classifyRepeat`).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiContext } from '../../shared/transport';
-import { endsListing, serverTimeOf } from '../../shared/transport';
-import type { Read } from '../../shared/transport/listingPages';
-import { fetchListPage } from '../../shared/transport/paging';
 import { latin1Repaired, normalizedFileName } from './fileNames';
 import { withoutFingerprint } from './fingerprint';
 
@@ -21,35 +17,12 @@ export const LISTING_MAX_PAGES = 4000;
 /** Pages in a row holding only scans already read, beyond which the listing is not trusted. */
 export const MAX_REPEATS = 3;
 
-export interface ScanPage {
-	/** The page as the shared page-end rules take it. */
-	read: Read;
-	items: IDataObject[];
-	/** Nothing comes after this page. */
-	last: boolean;
-	/** The service's clock when it answered (`Date` header), if it sent one. */
-	serverTime?: number;
-}
-
-export async function readScanPage(
-	ctx: ApiContext,
-	qs: IDataObject,
-	pageNumber: number,
-	itemIndex?: number,
-): Promise<ScanPage> {
-	const page = await fetchListPage(ctx, '/scans', qs, pageNumber, { itemIndex });
-	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
-	return {
-		read: { ...page, items, pageNumber, sent: 0, received: 0 },
-		items,
-		last: page.missing !== undefined || endsListing({ ...page, items }),
-		serverTime: serverTimeOf(page.headers),
-	};
-}
-
-/** A scan's ID as text, or undefined without a usable one. */
-export function idKey(scan: IDataObject): string | undefined {
-	return scan.id === undefined || scan.id === null || scan.id === '' ? undefined : String(scan.id);
+/** Whether `seen` lacks the scan's ID (always, without a usable one); adds it. */
+export function isNew(seen: Set<string>, scan: IDataObject): boolean {
+	if (scan.id === undefined || scan.id === null || scan.id === '') return true;
+	if (seen.has(String(scan.id))) return false;
+	seen.add(String(scan.id));
+	return true;
 }
 
 export interface ListingRequest {

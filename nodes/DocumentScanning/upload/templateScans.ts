@@ -16,18 +16,15 @@ import {
 	CLOCK_ALLOWANCE_MS,
 	createdAtMs,
 	holdsFiles,
-	idKey,
+	isNew,
 	LISTING_MAX_PAGES,
 	MAX_REPEATS,
 	nameKeys,
 	push,
-	readScanPage,
 } from './scanPages';
 import { classifyRepeat } from '../../shared/transport/listingEnds';
 import type { Read } from '../../shared/transport/listingPages';
-
-export type { ListingRequest } from './scanPages';
-export { holdsFiles } from './scanPages';
+import { readScanPage } from '../../shared/transport/paging';
 
 export class TemplateScans {
 	private readonly byFingerprint = new Map<string, IDataObject[]>();
@@ -57,12 +54,7 @@ export class TemplateScans {
 	add(scans: IDataObject[], own = false): void {
 		for (const scan of scans) {
 			const template = own ? (scan.template_id ?? this.templateId) : scan.template_id;
-			if (Number(template) !== this.templateId) continue;
-			const key = idKey(scan);
-			if (key !== undefined) {
-				if (this.ids.has(key)) continue;
-				this.ids.add(key);
-			}
+			if (Number(template) !== this.templateId || !isNew(this.ids, scan)) continue;
 			const fingerprint = fingerprintIn(scan.filename);
 			if (fingerprint !== undefined) push(this.byFingerprint, fingerprint, scan);
 			for (const name of nameKeys(scan.filename)) push(this.byName, name, scan);
@@ -74,6 +66,12 @@ export class TemplateScans {
 		return (this.byFingerprint.get(fingerprint) ?? [])
 			.filter((scan) => holdsFiles(scan, this.templateId))
 			.sort((a, b) => Number(b.id) - Number(a.id));
+	}
+
+	/** The one known scan that carries `fingerprint`, if exactly one does. */
+	onlyProven(fingerprint: string | undefined): IDataObject | undefined {
+		const proven = fingerprint === undefined ? [] : this.proven(fingerprint);
+		return proven.length === 1 ? proven[0] : undefined;
 	}
 
 	/** The known scans named `userName` without any fingerprint: maybe the file's, never proof. */
@@ -122,13 +120,7 @@ export class TemplateScans {
 		const sentAt = Date.now();
 		const page = await this.fetch(ctx, pageNumber, request);
 		if (pageNumber === 1) this.coveredUntil = Math.max(this.coveredUntil ?? sentAt, sentAt);
-		const fresh = page.items.filter((scan) => {
-			const key = idKey(scan);
-			if (key === undefined) return true;
-			if (this.readIds.has(key)) return false;
-			this.readIds.add(key);
-			return true;
-		});
+		const fresh = page.items.filter((scan) => isNew(this.readIds, scan));
 		this.add(page.items, true);
 		if (page.last) {
 			this.ended = true;
@@ -213,11 +205,7 @@ export class TemplateScans {
 				threshold = since + (page.serverTime ?? sentAt) - sentAt - CLOCK_ALLOWANCE_MS;
 			let fresh = 0;
 			for (const scan of page.items) {
-				const key = idKey(scan);
-				if (key !== undefined) {
-					if (seen.has(key)) continue;
-					seen.add(key);
-				}
+				if (!isNew(seen, scan)) continue;
 				fresh++;
 				const created = createdAtMs(scan);
 				// Newest first: from here on every scan is older.

@@ -142,28 +142,16 @@ export class ScanPoller {
 		for (const entry of [...this.entries]) {
 			if (cancelled || entry.deadline <= now) {
 				this.entries.delete(entry);
-				entry.reject(
-					timeoutError(
-						this.ctx,
-						entry.scanId,
-						entry.last,
-						entry.itemIndex,
-						entry.settings.timeoutMs,
-						cancelled,
-					),
-				);
+				entry.reject(timeoutError(this.ctx, entry, cancelled));
 			}
 		}
 		return cancelled;
 	}
 
-	private nearestDeadline(): number {
-		return Math.min(...[...this.entries].map((entry) => entry.deadline));
-	}
-
 	/** Sleeps until `until` or the nearest deadline, woken early by a join, a stop or a cancel. */
 	private async sleepUntil(until: number, work?: Promise<void>): Promise<void> {
-		const ms = Math.min(until, this.nearestDeadline()) - Date.now();
+		const deadlines = [...this.entries].map((entry) => entry.deadline);
+		const ms = Math.min(until, ...deadlines) - Date.now();
 		if (ms <= 0) return;
 		const nap = new AbortController();
 		this.nap = nap;

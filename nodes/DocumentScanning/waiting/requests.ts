@@ -14,9 +14,9 @@ const MAX_PAGES_PER_ROUND = 10;
 /** `GET /scans/{id}`: the full scan. */
 export async function readScan(
 	this: IExecuteFunctions,
-	scanId: number,
+	scanId: number | string,
 	itemIndex: number,
-	deadline: number,
+	deadline: number | undefined,
 	pace?: RequestPace,
 ): Promise<IDataObject> {
 	return await apiRequest.call(this, {
@@ -39,12 +39,7 @@ export async function wholeScan(
 	pace?: RequestPace,
 ): Promise<IDataObject> {
 	if (!FINAL_STATUSES.has(String(scan.status)) || isFullScan(scan)) return scan;
-	return await apiRequest.call(this, {
-		method: 'GET',
-		path: `/scans/${String(scan.id)}`,
-		itemIndex,
-		pace,
-	});
+	return await readScan.call(this, String(scan.id), itemIndex, undefined, pace);
 }
 
 /**
@@ -57,7 +52,7 @@ export async function readStatuses(
 	this: IExecuteFunctions,
 	templateId: number,
 	wanted: Set<number>,
-	deadline: number,
+	deadline: number | undefined,
 	pace?: RequestPace,
 ): Promise<Map<number, IDataObject>> {
 	const seen = new Map<number, IDataObject>();
@@ -80,13 +75,7 @@ export async function readStatuses(
 	// Every page read settles before a failure is thrown (no request goes on after the round).
 	const count = Math.min(filled, maxPages);
 	const first = await mapWithConcurrency(count, count, async (i) => await readPage(i + 1));
-	let ended = false;
-	for (const page of first) {
-		if (take(page)) {
-			ended = true;
-			break;
-		}
-	}
+	let ended = first.some(take);
 	for (
 		let pageNumber = first.length + 1;
 		!ended && pageNumber <= maxPages && seen.size < wanted.size;

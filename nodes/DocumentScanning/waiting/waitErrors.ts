@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemFields } from '../execution/items';
+import type { WaitSettings } from './pollSettings';
 
 /*
  * Waiting itself is done by one poller per execution (ScanPoller.ts): these are the
@@ -78,18 +79,17 @@ export function failedScanError(
 	);
 }
 
+/** The item's error when its Wait Timeout passed or the execution was cancelled (`last`: as last read). */
 export function timeoutError(
 	ctx: IExecuteFunctions,
-	scanId: number,
-	scan: IDataObject,
-	itemIndex: number,
-	timeoutMs: number,
+	entry: { scanId: number; itemIndex: number; last: IDataObject; settings: WaitSettings },
 	cancelled: boolean,
 ): ScanWaitError {
-	const status = String(scan.status ?? 'unknown');
+	const { scanId, itemIndex, settings } = entry;
+	const status = String(entry.last.status ?? 'unknown');
 	const message = cancelled
 		? `Item ${itemIndex}: stopped waiting for scan ${scanId} because the execution was cancelled (last status: ${status})`
-		: `Item ${itemIndex}: scan ${scanId} did not finish within ${timeoutMs / 1000} seconds (last status: ${status})`;
+		: `Item ${itemIndex}: scan ${scanId} did not finish within ${settings.timeoutMs / 1000} seconds (last status: ${status})`;
 	return new ScanWaitError(
 		ctx.getNode(),
 		message,

@@ -6,9 +6,11 @@ import type { ListPage } from './envelopes';
 import { unwrapList } from './envelopes';
 import { forItem } from './errorWording';
 import { endContradicted, pageIgnored, restless } from './listingErrors';
+import type { Read } from './listingPages';
 import type { ListingPage, ListingReadOptions } from './listingReader';
 import { isEndPage, pageSizeOf, readListing, recordId } from './listingReader';
 import { apiRequestFull } from './request';
+import { serverTimeOf } from './serverClock';
 import type { ApiContext, ApiRequest } from './types';
 
 export { restless } from './listingErrors';
@@ -57,6 +59,33 @@ export async function fetchListPage(
 	if (response.statusCode < 200 || response.statusCode >= 300)
 		return { items: [], missing: response.statusCode, headers: response.headers };
 	return { ...unwrapList(response.body), headers: response.headers };
+}
+
+export interface ScanPage {
+	/** The page as the shared page-end rules take it. */
+	read: Read;
+	items: IDataObject[];
+	/** Nothing comes after this page. */
+	last: boolean;
+	/** The service's clock when it answered (`Date` header), if it sent one. */
+	serverTime?: number;
+}
+
+/** Page `pageNumber` of GET /scans read on its own (uploads, the poll trigger), records only. */
+export async function readScanPage(
+	ctx: ApiContext,
+	qs: IDataObject,
+	pageNumber: number,
+	itemIndex?: number,
+): Promise<ScanPage> {
+	const page = await fetchListPage(ctx, '/scans', qs, pageNumber, { itemIndex });
+	const items = page.items.filter((item) => typeof item === 'object' && item !== null);
+	return {
+		read: { ...page, items, pageNumber, sent: 0, received: 0 },
+		items,
+		last: page.missing !== undefined || endsListing({ ...page, items }),
+		serverTime: serverTimeOf(page.headers),
+	};
 }
 
 export interface PagingOptions {

@@ -21,8 +21,7 @@ import { CREDENTIAL_TYPE } from './types';
  * - unwraps the response shapes the spec leaves open (bare or `{ data }`);
  * - retries safe requests (GET) on 5xx, timeouts and dropped connections, and honours a
  *   short `Retry-After` on 429;
- * - follows redirects itself, only to the Base URL's origin (redirects.ts): n8n's own following
- *   is off for every request (it would send the key anywhere, and keep a streamed body in memory);
+ * - follows redirects itself, only to the Base URL's origin (redirects.ts: n8n's own is off);
  * - with a `pace` (the execution's window of requests at the service), waits for a place
  *   before each attempt and tells the pace how the attempt ended;
  * - turns every failure into a `NodeApiError` worded for the user, with no secret in it.

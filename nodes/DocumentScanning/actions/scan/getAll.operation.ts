@@ -7,13 +7,12 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
-import { FINAL_STATUSES, isFullScan } from '../../../shared/scans/status';
 import { toItems } from '../../execution/items';
 import { type ExecutionScope, MAX_CONCURRENCY } from '../../execution/scope';
 import { refusal, runsAsTool } from '../../execution/tool';
 import { scanShape } from '../../execution/toolAnswer';
+import { wholeScan } from '../../waiting/requests';
 import { mapWithConcurrency } from '../../../shared/concurrency';
-import { apiRequest } from '../../../shared/transport';
 import { readPages } from '../../../shared/transport/paging';
 import {
 	optionsCollection,
@@ -97,15 +96,10 @@ export async function execute(
 	});
 	// A finished scan is output as GET /scans/{id} gives it: one read per listed record that lacks
 	// a field (at most the Limit), at the execution's pace. Unfinished ones have no data yet.
-	const scans = await mapWithConcurrency(listed.length, MAX_CONCURRENCY, async (i) =>
-		FINAL_STATUSES.has(String(listed[i].status)) && !isFullScan(listed[i])
-			? await apiRequest.call(this, {
-					method: 'GET',
-					path: `/scans/${String(listed[i].id)}`,
-					itemIndex,
-					pace: scope.pace,
-				})
-			: listed[i],
+	const scans = await mapWithConcurrency(
+		listed.length,
+		MAX_CONCURRENCY,
+		async (i) => await wholeScan.call(this, listed[i], itemIndex, scope.pace),
 	);
 	// A scan read by ID in another status than listed left the filter's status during the read:
 	// it may be left out, never output in another status than the filter's.

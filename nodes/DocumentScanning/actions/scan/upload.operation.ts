@@ -6,8 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { SERVICE_HOURLY_LIMIT, UploadSession } from '../../upload';
-import type { UploadOutcome } from '../../upload';
+import { SERVICE_HOURLY_LIMIT } from '../../upload/budget/window';
+import type { UploadOutcome } from '../../upload/session';
+import { UploadSession } from '../../upload/session';
 import type { Deferred, ExecutionScope } from '../../execution/scope';
 import { isDeferred } from '../../execution/scope';
 import { toItems } from '../../execution/items';

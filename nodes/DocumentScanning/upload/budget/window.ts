@@ -5,7 +5,8 @@ import type { ApiContext } from '../../../shared/transport';
 import { PAGE_SIZE } from '../../../shared/transport';
 import { classifyRepeat } from '../../../shared/transport/listingEnds';
 import type { Read } from '../../../shared/transport/listingPages';
-import { createdAtMs, readScanPage } from '../scanPages';
+import { readScanPage } from '../../../shared/transport/paging';
+import { createdAtMs } from '../scanPages';
 
 /** The service's rolling window (spec: scans per rolling hour). */
 export const HOUR_MS = 60 * 60 * 1000;

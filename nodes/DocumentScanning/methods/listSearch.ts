@@ -1,1 +1,0 @@
-export { searchTemplates } from '../../shared/templates';
