@@ -220,8 +220,12 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 			: undefined;
 	if (ending === 'end' && last.items.length === 0 && !proven) {
 		const pages = contradictedEnd(last, first, pageSize);
-		// A listing that also loses records may have lost that page meanwhile: read it once more.
-		if (pages !== undefined && (grows || (await read(last.pageNumber)).items.length > 0)) {
+		// A listing that also loses records may have lost that page meanwhile: read it once more,
+		// then page 1 (does it still say the page exists?).
+		const still = async () =>
+			(await read(last.pageNumber)).items.length > 0 ||
+			contradictedEnd(last, await read(1), pageSize) !== undefined;
+		if (pages !== undefined && (grows || (await still()))) {
 			const detail = { pageNumber: last.pageNumber, status: last.missing, pages };
 			throw (
 				options.contradicted?.(detail) ??
