@@ -1,7 +1,7 @@
 /**
  * Cases the generator found for Get Many and the poll trigger (issue 33 §5-§7), kept as tests.
  * `npm run invariants -- --kinds getMany,poll --runs 200 --seed 11` found the first, `--runs 300
- * --seed 22` (and 21) the second, the third and the fourth.
+ * --seed 22` (and 21) the second, the third and the fourth; `--kinds getMany --runs 150 --seed 88` the last.
  */
 import { replayCase } from './generator';
 
@@ -274,6 +274,78 @@ test('invariant 10: a status-filtered page that meta says exists answered 404 (t
 				to: 'same',
 				after: 0,
 				times: 1,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);
+
+test('invariant 10: 27 processing scans, page 2 (which page 1 says exists) answered 404 twice: page 1 is read again and the error names the page, no scan left out in silence (seed 88)', async () => {
+	// Before: page 2 answered 404 twice ended the listing; scans 1 and 1202 were missing.
+	const broken = await replayCase({
+		kind: 'getMany',
+		world: {
+			envelope: 'data',
+			listedScans: 'brief',
+			duplicateCheck: 'afterLimits',
+			retryAfter: false,
+			pageEnd: 'empty',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'id',
+			storedFilename: 'basename',
+			latencyMs: 0,
+			rateLimit: 200,
+			credits: 3,
+			hourFill: 0,
+			history: [
+				{
+					count: 1,
+					status: 'processing',
+					template: 1,
+				},
+				{
+					count: 1200,
+					status: 'completed',
+					template: 1,
+				},
+				{
+					count: 26,
+					status: 'processing',
+					template: 1,
+				},
+			],
+			authHeader: 'authorization',
+			rewrites: [
+				{
+					rule: 'redirectAfter',
+					value: '301',
+					method: 'POST',
+					path: '^/scans$',
+					after: 0,
+					times: 2,
+				},
+			],
+		},
+		settings: {
+			returnAll: true,
+			limit: 1,
+			continueOnFail: false,
+			status: 'processing',
+		},
+		late: {
+			hidden: 0,
+			revealAfter: 0,
+		},
+		changes: [],
+		created: [],
+		faults: [
+			{
+				on: 'listing',
+				kind: 'status',
+				status: 404,
+				after: 1,
+				times: 2,
 			},
 		],
 	});
