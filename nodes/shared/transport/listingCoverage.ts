@@ -21,7 +21,7 @@ import { idsOf, isEndPage, recordId, sameRecords } from './listingPages';
  * `restless()` says so.
  *
  * Read first, the end page makes that second read unneeded (`readEndFirst`): a record read after
- * it whose `updated_at` is older than the newest read before it was listed then, unchanged since.
+ * it whose `updated_at` is older than a time the service gave before it was listed then.
  */
 
 /** The ID range each read covers: page 1 upwards, an end page (or `end`) downwards, a check that proves upwards. */
