@@ -274,3 +274,98 @@ test('seed 179335683: invariant 5, no read of the waiting round after the stop e
 	});
 	expect(broken).toEqual([]);
 }, 120_000);
+
+test('invariant 2: an upload answered 201 with an HTML page, sent again (409) and found by its fingerprint, whose read by ID answers 429 twice: the item names the scan (seed 31)', async () => {
+	// Before: the item's error named no scan, though the upload was charged.
+	const broken = await replayCase({
+		kind: 'upload',
+		world: {
+			envelope: 'data',
+			listedScans: 'brief',
+			duplicateCheck: 'beforeLimits',
+			retryAfter: false,
+			pageEnd: 'empty',
+			ignorePage: false,
+			metaPages: null,
+			failedBody: 'scan_id',
+			storedFilename: 'basename',
+			latencyMs: 0,
+			rateLimit: 12,
+			credits: 2000,
+			hourFill: 0,
+			history: [],
+			authHeader: 'authorization',
+			rewrites: [
+				{
+					rule: 'body',
+					value: 'html',
+					method: 'POST',
+					path: '^/scans$',
+					after: 0,
+					times: 1000,
+				},
+			],
+		},
+		settings: {
+			version: 1.1,
+			onDuplicate: 'perItem',
+			waitForCompletion: false,
+			output: 'raw',
+			continueOnFail: true,
+			storedFileName: 'withFingerprint',
+		},
+		runs: [
+			{
+				docs: [
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'error',
+					},
+				],
+				faults: [
+					{
+						on: 'scanRead',
+						kind: 'status',
+						status: 429,
+						after: 0,
+						times: 2,
+					},
+				],
+				activity: [
+					{
+						on: 'upload',
+						after: 0,
+						what: 'credits',
+						count: 1,
+						template: 1,
+					},
+				],
+				laterMs: 0,
+			},
+			{
+				docs: [
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'error',
+					},
+					{
+						doc: 0,
+						name: 0,
+						onDuplicate: 'returnExisting',
+					},
+					{
+						doc: 0,
+						name: 1,
+						onDuplicate: 'returnExisting',
+					},
+				],
+				faults: [],
+				activity: [],
+				laterMs: 0,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);

@@ -25,6 +25,7 @@ import { createdAtMs } from './scanPages';
 import { send } from './send';
 import { TemplateIndexes } from './templateScans';
 import { wholeScan } from '../waiting/requests';
+import { waitFailedError } from '../waiting/waitErrors';
 
 /** What an item's upload gave it: always the scan that holds its file. */
 export type UploadOutcome =
@@ -142,7 +143,7 @@ export class UploadSession {
 		try {
 			const found = await this.uploadOnce(ctx, { ...this.prepared.get(itemIndex)!, pace });
 			// One rule for every way a scan was found: a final one is output whole.
-			const scan = await wholeScan.call(ctx, found.scan, itemIndex, pace);
+			const scan = await whole(ctx, found.scan, itemIndex, pace);
 			const outcome = { ...found, scan };
 			this.scanned.add(itemIndex);
 			waiting?.resolve(outcome);
@@ -170,7 +171,7 @@ export class UploadSession {
 			const index = this.indexes.of(upload.templateId);
 			const conflict = { kind: 'conflict' as const, error, at: Date.now() };
 			const found = await afterConflict(ctx, index, upload, conflict, this.taken);
-			return { ...found, scan: await wholeScan.call(ctx, found.scan, itemIndex) };
+			return { ...found, scan: await whole(ctx, found.scan, itemIndex) };
 		}
 		if (upload.onDuplicate === 'returnExisting')
 			return { kind: 'sameFile', scan: outcome.scan, asItem: lead };
@@ -254,5 +255,14 @@ export class UploadSession {
 		if (goesOnAfterFailure(ctx))
 			throw refusedError(ctx.getNode(), upload.itemIndex, error as Error, hold, status, lookedFor);
 		throw error;
+	}
+}
+
+/** The found scan whole; a failed read names the scan, which is made (and may be charged). */
+async function whole(ctx: IExecuteFunctions, scan: IDataObject, itemIndex: number, pace?: Pace) {
+	try {
+		return await wholeScan.call(ctx, scan, itemIndex, pace);
+	} catch (error) {
+		throw waitFailedError(ctx, error, Number(scan.id), itemIndex, 'reading');
 	}
 }

@@ -31,12 +31,13 @@ export class ScanWaitError extends NodeOperationError implements ItemFields {
 	}
 }
 
-/** Waiting that failed on a read of the scan (a 429, a 5xx, a lost answer): the item names the scan, which was made. */
+/** Waiting (or reading) that failed on a read of the scan (a 429, a 5xx, a lost answer): the item names the scan, which was made. */
 export function waitFailedError(
 	ctx: IExecuteFunctions,
 	error: unknown,
 	scanId: number,
 	itemIndex: number,
+	doing = 'waiting for',
 ): Error {
 	if (error instanceof ScanWaitError) return error;
 	const message = (error instanceof Error ? error.message : String(error)).replace(
@@ -45,7 +46,7 @@ export function waitFailedError(
 	);
 	return new ScanWaitError(
 		ctx.getNode(),
-		`Item ${itemIndex}: waiting for scan ${scanId} failed: ${message}`,
+		`Item ${itemIndex}: ${doing} scan ${scanId} failed: ${message}`,
 		{
 			itemIndex,
 			description: `The scan was made (its upload used a credit) and goes on at the service; only reading it failed. Read it later with Scan → Get (ID ${scanId}) or use the Document Scanning Trigger; do not upload the file again.`,
