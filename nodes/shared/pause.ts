@@ -56,11 +56,9 @@ export async function pauseWithin(
 	if (ms <= 0) return true;
 	const left = deadline === undefined ? ms : Math.min(ms, deadline - Date.now());
 	if (left <= 0) return false;
-	try {
-		await pause(left, signal);
-	} catch {
-		// Cancelled: the caller gives up with the error it already has.
-		return false;
-	}
-	return left >= ms;
+	// Cancelled: false, and the caller gives up with the error it already has.
+	return await pause(left, signal).then(
+		() => left >= ms,
+		() => false,
+	);
 }

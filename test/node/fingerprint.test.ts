@@ -7,8 +7,8 @@ import { createHash } from 'crypto';
 import fc from 'fast-check';
 
 import { normalizedFileName, sameFileName } from '../../nodes/DocumentScanning/upload/fileNames';
+import { FINGERPRINT_LENGTH } from '../../nodes/shared/scans/fileName';
 import {
-	FINGERPRINT_LENGTH,
 	fingerprintIn,
 	fingerprintOf,
 	MAX_SENT_NAME_LENGTH,

@@ -12,7 +12,6 @@ import type { INodeType } from 'n8n-workflow';
 import { DEFAULT_CONCURRENCY } from '../../nodes/DocumentScanning/execution/scope';
 import { MAX_UPLOAD_BYTES } from '../../nodes/DocumentScanning/upload/binary';
 import { SERVICE_HOURLY_LIMIT } from '../../nodes/DocumentScanning/upload/budget/window';
-import { FINGERPRINT_LENGTH } from '../../nodes/DocumentScanning/upload/fingerprint';
 import { FINGERPRINT_BY_DEFAULT_FROM } from '../../nodes/DocumentScanning/upload/prepare';
 import { LISTING_MAX_PAGES } from '../../nodes/DocumentScanning/upload/scanPages';
 import { UPLOAD_ATTEMPTS } from '../../nodes/DocumentScanning/upload/send';
@@ -23,6 +22,7 @@ import {
 	MAX_WHOLE_READS,
 } from '../../nodes/DocumentScanningPollTrigger/listing';
 import { MAX_PENDING } from '../../nodes/DocumentScanningPollTrigger/state';
+import { FINGERPRINT_LENGTH } from '../../nodes/shared/scans/fileName';
 import { MAX_PAGES, PAGE_SIZE } from '../../nodes/shared/transport/paging';
 import {
 	ACTION_NODE_TYPE,

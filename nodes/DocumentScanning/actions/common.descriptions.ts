@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../execution/scope';
 import {
@@ -8,6 +9,18 @@ import {
 	MAX_POLL_INTERVAL_S,
 	MIN_POLL_INTERVAL_S,
 } from '../waiting/pollSettings';
+
+/** An operation's parameters, shown only when its resource and operation are chosen. */
+export function shownFor(
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions(
+		{ show: { resource: [resource], operation: [operation] } },
+		properties,
+	);
+}
 
 /** Options shared by several operations; each operation puts them in its own "Options" collection. */
 

@@ -34,10 +34,6 @@ export interface UploadFile {
 	open(): Promise<ByteSource | Buffer>;
 }
 
-function megabytes(bytes: number): string {
-	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
 /** Decoded size of base64 data without decoding it. */
 function base64Size(data: string): number {
 	const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
@@ -107,7 +103,7 @@ export async function checkUploadFile(
 
 	const tooLarge = (size: number) =>
 		fail(
-			`${subject} is too large: ${megabytes(size)} (${size} bytes); the limit is 20 MB (${MAX_UPLOAD_BYTES} bytes)`,
+			`${subject} is too large: ${(size / 1024 / 1024).toFixed(1)} MB (${size} bytes); the limit is 20 MB (${MAX_UPLOAD_BYTES} bytes)`,
 			'The service refuses files over 20 MB. Reduce the resolution or split the document before uploading.',
 		);
 	const empty = () =>

@@ -8,8 +8,6 @@
 import { FINGERPRINT_LENGTH, FINGERPRINT_PATTERN as PATTERN } from '../../shared/scans/fileName';
 import { normalizedFileName } from './fileNames';
 
-export { FINGERPRINT_LENGTH };
-
 /** Longest file name the node sends: the user's part is shortened to fit, never the marker or the extension. */
 export const MAX_SENT_NAME_LENGTH = 255;
 
@@ -22,12 +20,6 @@ export function fingerprintOf(sha256: string): string {
 
 /** A file type extension (`.pdf`, `.JPEG`): letters and digits only, so nothing a service decodes. */
 const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
-
-function splitExtension(name: string): { stem: string; extension: string } {
-	const match = EXTENSION.exec(name);
-	if (!match) return { stem: name, extension: '' };
-	return { stem: name.slice(0, match.index), extension: match[0] };
-}
 
 /** The fingerprint a (stored or sent) file name carries, lower case; undefined without one. */
 export function fingerprintIn(name: unknown): string | undefined {
@@ -49,7 +41,8 @@ export function withoutFingerprint(name: string): string {
 export function withFingerprint(name: string, sha256: string): string {
 	const fingerprint = fingerprintOf(sha256);
 	if (fingerprintIn(name) === fingerprint && name.length <= MAX_SENT_NAME_LENGTH) return name;
-	const { stem, extension } = splitExtension(name);
+	const extension = EXTENSION.exec(name)?.[0] ?? '';
+	const stem = name.slice(0, name.length - extension.length);
 	const tail = `${MARKER}${fingerprint}${extension}`;
 	const room = Math.max(0, MAX_SENT_NAME_LENGTH - tail.length);
 	// Cut by code points, never inside a surrogate pair.

@@ -53,12 +53,9 @@ async function madeSince(
 	taken: ReadonlySet<number>,
 	cause: unknown,
 ): Promise<IDataObject[]> {
-	let recent: IDataObject[];
-	try {
-		recent = await index.readSince(ctx, since, requestOf(upload));
-	} catch (error) {
+	const recent = await index.readSince(ctx, since, requestOf(upload)).catch((error: unknown) => {
 		throw lostError(ctx, upload, cause, undefined, error);
-	}
+	});
 	index.add(recent, true);
 	return recent.filter(
 		(scan) =>

@@ -34,7 +34,7 @@ function normalizeLinefeeds(value: string): string {
 export function multipartBody(
 	fields: Record<string, string>,
 	file: MultipartFile,
-	boundary = newBoundary(),
+	boundary = `----n8nDocumentScanning${randomBytes(12).toString('hex')}`,
 ): StreamBody {
 	const parts: string[] = [];
 	for (const [name, value] of Object.entries(fields)) {
@@ -91,8 +91,4 @@ async function* chunks(
 	if (sent !== size)
 		throw new Error(`the file changed while it was uploaded (${sent} bytes instead of ${size})`);
 	yield trailer;
-}
-
-function newBoundary(): string {
-	return `----n8nDocumentScanning${randomBytes(12).toString('hex')}`;
 }

@@ -188,18 +188,9 @@ export class ScanPoller {
 		const finals: Entry[] = [];
 		for (const [templateId, group] of groups) {
 			const deadline = Math.max(...group.map((entry) => entry.deadline));
-			let seen: Map<number, IDataObject>;
-			try {
-				seen = await readStatuses.call(
-					this.ctx,
-					templateId,
-					new Set(group.map((e) => e.scanId)),
-					deadline,
-					this.pace,
-				);
-			} catch {
-				seen = new Map();
-			}
+			const seen = await readStatuses
+				.call(this.ctx, templateId, new Set(group.map((e) => e.scanId)), deadline, this.pace)
+				.catch(() => new Map<number, IDataObject>());
 			for (const entry of group) {
 				const listed = seen.get(entry.scanId);
 				if (!listed) {

@@ -1,25 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemFields } from '../execution/items';
 import type { WaitSettings } from './pollSettings';
 
-/*
- * Waiting itself is done by one poller per execution (ScanPoller.ts): these are the
- * per-item errors it gives.
- */
-
 /** A scan that failed or did not finish in time: its item keeps the ID so the workflow can follow it up. */
 export class ScanWaitError extends NodeOperationError implements ItemFields {
 	constructor(
-		node: INode,
+		ctx: IExecuteFunctions,
+		itemIndex: number,
 		message: string,
-		options: { itemIndex: number; description: string },
+		description: string,
 		readonly scanId: number,
 		readonly scanStatus: string,
 		readonly code?: string | null,
 	) {
-		super(node, message, options);
+		super(ctx.getNode(), `Item ${itemIndex}: ${message}`, { itemIndex, description });
 	}
 
 	itemFields(): IDataObject {
@@ -45,12 +41,10 @@ export function waitFailedError(
 		'',
 	);
 	return new ScanWaitError(
-		ctx.getNode(),
-		`Item ${itemIndex}: ${doing} scan ${scanId} failed: ${message}`,
-		{
-			itemIndex,
-			description: `The scan was made (its upload used a credit) and goes on at the service; only reading it failed. Read it later with Scan → Get (ID ${scanId}) or use the Document Scanning Trigger; do not upload the file again.`,
-		},
+		ctx,
+		itemIndex,
+		`${doing} scan ${scanId} failed: ${message}`,
+		`The scan was made (its upload used a credit) and goes on at the service; only reading it failed. Read it later with Scan → Get (ID ${scanId}) or use the Document Scanning Trigger; do not upload the file again.`,
 		scanId,
 		'unknown',
 		error instanceof NodeApiError ? error.httpCode : undefined,
@@ -68,13 +62,10 @@ export function failedScanError(
 			? scan.error_message.trim()
 			: 'the service gave no reason';
 	return new ScanWaitError(
-		ctx.getNode(),
-		`Item ${itemIndex}: scan ${scanId} failed: ${reason}`,
-		{
-			itemIndex,
-			description:
-				'The service could not process the document, and the scan credit was returned. Check that the file is readable and matches the template, then upload it again.',
-		},
+		ctx,
+		itemIndex,
+		`scan ${scanId} failed: ${reason}`,
+		'The service could not process the document, and the scan credit was returned. Check that the file is readable and matches the template, then upload it again.',
 		scanId,
 		'failed',
 	);
@@ -89,15 +80,13 @@ export function timeoutError(
 	const { scanId, itemIndex, settings } = entry;
 	const status = String(entry.last.status ?? 'unknown');
 	const message = cancelled
-		? `Item ${itemIndex}: stopped waiting for scan ${scanId} because the execution was cancelled (last status: ${status})`
-		: `Item ${itemIndex}: scan ${scanId} did not finish within ${settings.timeoutMs / 1000} seconds (last status: ${status})`;
+		? `stopped waiting for scan ${scanId} because the execution was cancelled (last status: ${status})`
+		: `scan ${scanId} did not finish within ${settings.timeoutMs / 1000} seconds (last status: ${status})`;
 	return new ScanWaitError(
-		ctx.getNode(),
+		ctx,
+		itemIndex,
 		message,
-		{
-			itemIndex,
-			description: `The scan keeps processing on the service; waiting for it was given up, nothing was cancelled. Read it later with Scan → Get (ID ${scanId}), use the Document Scanning Trigger, or raise "Wait Timeout" in the node's options.`,
-		},
+		`The scan keeps processing on the service; waiting for it was given up, nothing was cancelled. Read it later with Scan → Get (ID ${scanId}), use the Document Scanning Trigger, or raise "Wait Timeout" in the node's options.`,
 		scanId,
 		status,
 	);

@@ -18,11 +18,6 @@ function scanMeta(scan: IDataObject, merged: MergedScanData): IDataObject {
 	return meta;
 }
 
-/** Scalar (non-table) fields of the data. */
-function headerFields(data: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(data).filter(([, value]) => !isTable(value)));
-}
-
 /**
  * Turns one scan into output records, each with `original_filename` when it has a `filename`.
  * - `raw`: the scan as the API returned it.
@@ -40,7 +35,7 @@ export function shapeScan(record: IDataObject, mode: ScanOutputMode): IDataObjec
 	const meta = scanMeta(scan, merged);
 	if (mode === 'fields') return [{ ...data, ...meta }];
 
-	const document = headerFields(data);
+	const document = Object.fromEntries(Object.entries(data).filter(([, value]) => !isTable(value)));
 	const rows: IDataObject[] = [];
 	for (const [table, value] of Object.entries(data)) {
 		if (!isTable(value)) continue;

@@ -170,7 +170,7 @@ export function apiError(
 	const apiBody = isApiErrorBody(response.body);
 	const json = isJsonBody(response.body);
 	const page = !json && status !== 404 && status < 500;
-	const body = apiBody || (json && status !== 404) ? unwrapErrorBody(response.body) : {};
+	const body = apiBody || (json && status !== 404) ? unwrapRecord(response.body) : {};
 	const done = status < 300 && request.method !== 'GET'; // a 2xx: the request may have been done
 	const { message, description } = page
 		? {
@@ -194,11 +194,6 @@ export function apiError(
 	error.context.request = `${request.method} ${request.path}`;
 	if (done) error.context.outcomeUnknown = true;
 	return error;
-}
-
-function unwrapErrorBody(body: unknown): IDataObject {
-	const record = unwrapRecord(body);
-	return isPlainObject(record) ? record : {};
 }
 
 export function networkError(

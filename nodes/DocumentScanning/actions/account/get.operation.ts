@@ -1,14 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownFor } from '../common.descriptions';
 
-const properties: INodeProperties[] = [optionsCollection()];
-
-const displayOptions = { show: { resource: ['account'], operation: ['get'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('account', 'get', [optionsCollection()]);
 
 export async function execute(
 	this: IExecuteFunctions,

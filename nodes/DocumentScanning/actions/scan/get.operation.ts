@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
 import type { Deferred, ExecutionScope } from '../../execution/scope';
@@ -12,7 +11,7 @@ import { toItems } from '../../execution/items';
 import { scanShape } from '../../execution/toolAnswer';
 import { handOff } from '../../waiting/handOff';
 import { apiRequest } from '../../../shared/transport';
-import { optionsCollection, outputOption, waitOptions } from '../common.descriptions';
+import { optionsCollection, outputOption, waitOptions, shownFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,9 +34,7 @@ const properties: INodeProperties[] = [
 	optionsCollection(outputOption, ...waitOptions),
 ];
 
-const displayOptions = { show: { resource: ['scan'], operation: ['get'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('scan', 'get', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

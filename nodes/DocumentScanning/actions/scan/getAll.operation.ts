@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { positiveId } from '../params';
 import { toItems } from '../../execution/items';
@@ -20,6 +19,7 @@ import {
 	outputOption,
 	returnAllProperty,
 	templateLocator,
+	shownFor,
 } from '../common.descriptions';
 
 export const SCAN_STATUS_OPTIONS = [
@@ -54,9 +54,7 @@ const properties: INodeProperties[] = [
 	optionsCollection(outputOption),
 ];
 
-const displayOptions = { show: { resource: ['scan'], operation: ['getAll'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('scan', 'getAll', properties);
 
 /** The item holds no place of the execution's pace: each scan it reads by ID takes one. */
 export const pacesOwnRequests = true;

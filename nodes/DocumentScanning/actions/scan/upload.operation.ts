@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { SERVICE_HOURLY_LIMIT } from '../../upload/budget/window';
 import type { UploadOutcome } from '../../upload/session';
@@ -20,6 +20,7 @@ import {
 	outputOption,
 	templateLocator,
 	waitOptions,
+	shownFor,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -103,9 +104,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-const displayOptions = { show: { resource: ['scan'], operation: ['upload'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('scan', 'upload', properties);
 
 /** Each upload waits for the execution's pace itself (upload/send.ts). */
 export const pacesOwnRequests = true;

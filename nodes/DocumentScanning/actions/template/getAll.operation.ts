@@ -1,16 +1,20 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { positiveId } from '../params';
 import { toItems } from '../../execution/items';
 import { apiRequestList } from '../../../shared/transport';
-import { limitProperty, optionsCollection, returnAllProperty } from '../common.descriptions';
+import {
+	limitProperty,
+	optionsCollection,
+	returnAllProperty,
+	shownFor,
+} from '../common.descriptions';
 
-const properties: INodeProperties[] = [returnAllProperty, limitProperty, optionsCollection()];
-
-const displayOptions = { show: { resource: ['template'], operation: ['getAll'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('template', 'getAll', [
+	returnAllProperty,
+	limitProperty,
+	optionsCollection(),
+]);
 
 export async function execute(
 	this: IExecuteFunctions,

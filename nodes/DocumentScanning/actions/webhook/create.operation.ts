@@ -4,11 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { toItems } from '../../execution/items';
 import { apiRequest } from '../../../shared/transport';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownFor } from '../common.descriptions';
 import { EVENT_OPTIONS, EVENTS, eventList } from '../../../shared/events';
 
 const properties: INodeProperties[] = [
@@ -42,9 +42,7 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-const displayOptions = { show: { resource: ['webhook'], operation: ['create'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('webhook', 'create', properties);
 
 /**
  * Creates a webhook and outputs the created record as the API returns it, including the

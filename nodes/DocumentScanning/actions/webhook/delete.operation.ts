@@ -1,13 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { toItems } from '../../execution/items';
 import { refusal, runsAsTool } from '../../execution/tool';
 import { apiRequest, apiRequestList } from '../../../shared/transport';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownFor } from '../common.descriptions';
 import { webhookIdOf, webhookIdProperty } from './shared';
 
-const properties: INodeProperties[] = [webhookIdProperty, optionsCollection()];
+export const description = shownFor('webhook', 'delete', [webhookIdProperty, optionsCollection()]);
 
 /** Named `n8n: …` in any case, spacing or form (`\u00a0N8N:`, `Ｎ８Ｎ：`), or sending to an n8n trigger's URL. */
 const isTriggers = (hook?: { name?: unknown; url?: unknown }) =>
@@ -16,10 +15,6 @@ const isTriggers = (hook?: { name?: unknown; url?: unknown }) =>
 			.normalize('NFKC')
 			.replace(/[\s\p{Cf}]/gu, ''),
 	) || /^[a-z][\w+.-]*:\/\/[^/?#]*\/([^?#]*\/)?webhook(-test)?\//i.test(String(hook?.url));
-
-const displayOptions = { show: { resource: ['webhook'], operation: ['delete'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(
 	this: IExecuteFunctions,

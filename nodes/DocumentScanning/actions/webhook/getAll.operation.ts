@@ -1,15 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { toItems } from '../../execution/items';
 import { apiRequestList } from '../../../shared/transport';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownFor } from '../common.descriptions';
 
-const properties: INodeProperties[] = [optionsCollection()];
-
-const displayOptions = { show: { resource: ['webhook'], operation: ['getAll'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('webhook', 'getAll', [optionsCollection()]);
 
 export async function execute(
 	this: IExecuteFunctions,

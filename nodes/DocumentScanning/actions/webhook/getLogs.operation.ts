@@ -1,17 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { toItems } from '../../execution/items';
 import { runsAsTool } from '../../execution/tool';
 import { apiRequestList } from '../../../shared/transport';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownFor } from '../common.descriptions';
 import { webhookIdOf, webhookIdProperty } from './shared';
 
-const properties: INodeProperties[] = [webhookIdProperty, optionsCollection()];
-
-const displayOptions = { show: { resource: ['webhook'], operation: ['getLogs'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = shownFor('webhook', 'getLogs', [webhookIdProperty, optionsCollection()]);
 
 export async function execute(
 	this: IExecuteFunctions,

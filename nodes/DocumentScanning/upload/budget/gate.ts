@@ -152,12 +152,8 @@ export class LimitsGate {
 	}
 
 	private async count(ctx: IExecuteFunctions, documents: number): Promise<Plan | undefined> {
-		try {
-			const { serverNow, times } = await readHourWindow.call(ctx);
-			const limits = { credits: undefined, hourlyLimit: this.hourlyLimit, serverNow, times };
-			return planBudget(limits, documents);
-		} catch {
-			return undefined;
-		}
+		const window = await readHourWindow.call(ctx).catch(() => undefined);
+		if (window === undefined) return undefined;
+		return planBudget({ ...window, credits: undefined, hourlyLimit: this.hourlyLimit }, documents);
 	}
 }
