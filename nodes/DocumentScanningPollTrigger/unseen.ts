@@ -1,3 +1,4 @@
+import { LATE_MS } from '../shared/transport/listingPages';
 import type { UnseenRange } from './state';
 
 /**
@@ -16,7 +17,7 @@ import type { UnseenRange } from './state';
 /** Later polls that must have listed past an unseen range before it may be dropped. */
 export const LATE_CHECKS = 2;
 /** Time an unseen range is looked for at least (from when a poll first missed it). */
-export const LATE_MS = 10 * 60_000;
+export { LATE_MS };
 /** Unseen ranges kept at most (the newest). */
 export const MAX_UNSEEN = 200;
 

@@ -117,13 +117,13 @@ test('a listing longer than maxPages fails with a clear error naming the item', 
 	const all = records(PAGE * 5);
 	const { ctx } = context(enveloped(all));
 	await expect(readPages.call(ctx, '/scans', {}, { maxPages: 2, itemIndex: 3 })).rejects.toThrow(
-		'Reading the listing took more than 2 pages (50 records); nothing was output (item 3)',
+		'The listing has more than 2 pages (50 records); nothing was output (item 3)',
 	);
 	const error = await readPages
 		.call(context(bare(all)).ctx, '/scans', {}, { maxPages: 2 })
 		.catch((e: Error & { description?: string }) => e);
 	expect((error as Error).message).toBe(
-		'Reading the listing took more than 2 pages (50 records); nothing was output',
+		'The listing has more than 2 pages (50 records); nothing was output',
 	);
 	expect((error as { description?: string }).description).toMatch(/^Return All stops at this cap/);
 	const caller = await readPages

@@ -192,18 +192,22 @@ export async function main(): Promise<void> {
 			console.log(`  ${shape.name}: ${cells.join('; ')}`);
 		}
 		console.log(
-			'Scan → Get Many, Status = completed, nothing changes, by pages (scans made a second apart / all at once a minute ago): GET /scans requests:',
+			'Scan → Get Many, Status = completed, nothing changes, by pages (scans made a minute apart / all at once, an hour ago or more): GET /scans requests:',
 		);
 		for (const pages of [4, 40, 360]) {
 			const cells = [];
-			for (const apart of [1000, 0])
+			for (const apart of [60_000, 0])
 				for (const envelope of ['data', 'bare'] as const) {
 					const figure = await getManyRequests(sandbox, envelope, {
 						name: `${pages} pages`,
 						setup: (box) => {
 							const count = pages * 25;
-							const made = apart ? { apart_ms: apart } : { age_ms: 60_000 };
-							box.control.seedScans({ count, status: 'completed', ...made });
+							box.control.seedScans({
+								count,
+								status: 'completed',
+								age_ms: 3_600_000,
+								apart_ms: apart,
+							});
 							return { status: 'completed' };
 						},
 					});

@@ -34,7 +34,10 @@ const SCAN_FIELDS: Record<string, (value: unknown) => boolean> = {
  */
 export function isFullScan(scan: IDataObject): boolean {
 	const done = scan.status === 'completed' || scan.status === 'validation_failed';
-	if (done && !record(scan.extracted_data)) return false;
-	if (scan.status === 'validation_failed' && !Array.isArray(scan.validation_errors)) return false;
+	if (done && !(record(scan.extracted_data) && int(scan.confidence))) return false;
+	const errors = scan.validation_errors;
+	if (scan.status === 'validation_failed' && !(Array.isArray(errors) && errors.length > 0))
+		return false;
+	if (scan.status === 'failed' && !text(scan.error_message)) return false;
 	return Object.entries(SCAN_FIELDS).every(([field, is]) => field in scan && is(scan[field]));
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { InParallel, Read } from './listingPages';
-import { idsOf, isEndPage, recordId, sameRecords } from './listingPages';
+import { idsOf, isEndPage, LATE_MS, recordId, sameRecords } from './listingPages';
 
 /**
  * A listing whose records may join and leave while it is read (any status filter: scans move
@@ -21,7 +21,7 @@ import { idsOf, isEndPage, recordId, sameRecords } from './listingPages';
  * `restless()` says so.
  *
  * Read first, the end page makes that second read unneeded (`readEndFirst`): a record read after
- * it whose `updated_at` is older than a time the service gave before it was listed then.
+ * it whose `updated_at` is older than the service's time before it, less LATE_MS, was listed then.
  */
 
 /** The ID range each read covers: page 1 upwards, an end page (or `end`) downwards, a check that proves upwards. */
@@ -102,16 +102,18 @@ export async function readEndFirst(
 /**
  * Whether every position above the end page `check` holds a record known to be listed when it
  * was read: read before and after it unchanged (`around`), or read after it with an
- * `updated_at` older than one read before it or than the `Date` of an answer before it (the
- * service's clock; timestamps may be whole seconds).
+ * `updated_at` more than LATE_MS older than the service's time before it (whole seconds too).
  */
 export function provenFirst(reads: Read[], check: Read | undefined, pageSize: number): boolean {
 	if (!check || idsOf(check).length !== check.items.length) return false;
 	const size = Math.max(pageSize, ...reads.map((r) => r.items.length));
 	const answered = reads.filter((r) => r.received < check.sent);
 	const earlier = answered.flatMap((r) => r.items);
-	const times = [...earlier.map(stamp), ...answered.map((r) => time(r.headers?.date))];
-	const mark = Math.max(-Infinity, ...times.filter(Number.isFinite));
+	// The service's time before the check: its `Date`, else its newest `updated_at`; less the
+	// time a scan may take to become visible (a scan older than that was listed then).
+	const dates = answered.map((r) => time(r.headers?.date)).filter(Number.isFinite);
+	const times = dates.length > 0 ? dates : earlier.map(stamp).filter(Number.isFinite);
+	const mark = Math.max(-Infinity, ...times) - LATE_MS;
 	const before = new Map(earlier.map((record) => [recordId(record), version(record)]));
 	const top = Math.max(-Infinity, ...idsOf(check));
 	const listed = new Set<number>();

@@ -20,6 +20,12 @@ export interface ListingPage {
 	headers?: IDataObject;
 }
 
+/**
+ * How late a scan may become visible in a listing (the spec is silent): the poll trigger looks for
+ * late scans this long, and a status listing trusts no `updated_at` newer than this before a read.
+ */
+export const LATE_MS = 10 * 60_000;
+
 /** Runs `task(0..count-1)` at most `width` at a time; results in index order. */
 export type InParallel = <T>(
 	count: number,

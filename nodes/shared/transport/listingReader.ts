@@ -108,9 +108,8 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	let requests = 0;
 	const grows = options.changes !== 'any';
 	const read = async (pageNumber: number): Promise<Read> => {
-		// Under a status filter the cap counts every page read, checks included.
-		if (!grows && requests > options.maxPages && options.atMaxPages === 'error')
-			throw options.tooManyPages();
+		// Under a status filter every page read counts, checks included: twice the cap at most.
+		if (!grows && requests >= 2 * options.maxPages) throw options.restless();
 		const sent = ++clock;
 		requests++;
 		const page = await options.fetchPage(pageNumber);
@@ -121,8 +120,11 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	};
 
 	let first = await read(1);
-	const pageSize = pageSizeOf(first, options.pageSize);
-	// The count is `meta`'s: it may report any, so the cap counts pages read.
+	// Page 1 holding fewer than `meta.per_page` while `meta` counts more pages: pages hold fewer.
+	const said = pageSizeOf(first, options.pageSize);
+	const fewer = first.items.length < said && (pageCountOf(first, said) ?? 1) > 1;
+	const pageSize = fewer && first.items.length > 0 ? first.items.length : said;
+	// The cap is on pages read, not on pages `meta` reports: it may report any count.
 	const count = pageCountOf(first, pageSize);
 	// Up to 3 pages, checking them again costs less than finding the end first.
 	const whole = options.limit === undefined && !options.stopAfter && !options.sequential;

@@ -172,11 +172,11 @@ function tooManyPages(
 	const { itemIndex } = options;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Reading the listing took more than ${maxPages} pages (${maxPages * PAGE_SIZE} records); nothing was output${forItem(itemIndex)}`,
+		`The listing has more than ${maxPages} pages (${maxPages * PAGE_SIZE} records); nothing was output${forItem(itemIndex)}`,
 		{
 			itemIndex,
 			description:
-				'Return All stops at this cap on pages read (those a Status filter reads to check count too) so that a listing that never ends cannot run forever. Narrow the listing with Filters (status, template), or switch Return All off and set a Limit.',
+				'Return All stops at this cap so that a listing that never ends cannot run forever. Narrow the listing with Filters (status, template), or switch Return All off and set a Limit.',
 		},
 	);
 }
