@@ -1,0 +1,50 @@
+/**
+ * Review of issue 39 (area 4) through n8n-core against the sandbox: Get Many, Status = completed,
+ * Return All, read end page first (listingCoverage.ts `provenFirst`). A scan another client
+ * uploaded in parallel becomes visible late (the sandbox's `visibility: late` reading); its
+ * `updated_at` is older than the `Date` of the first page's answer, so the reader counts it as
+ * listed when the end page was read, in place of a scan that slipped between the pages.
+ */
+import { getManyParams, idsOf, run, useSandbox } from '../node/helpers';
+
+const sb = useSandbox();
+
+const listings = () =>
+	sb
+		.get()
+		.control.requests()
+		.filter((r) => r.method === 'GET' && r.path === '/scans')
+		.map((r) => Number(r.query.page ?? 1));
+
+test.failing(
+	'DEFECT: 90 completed scans (4 pages); a scan visible late joins above and others are processed again: the 50th newest, completed throughout, is missing',
+	async () => {
+		const control = sb.get().control;
+		// 91 completed scans a second apart, the newest a minute old; the newest is not listed yet.
+		const ids = control.seedScans({
+			count: 91,
+			status: 'completed',
+			age_ms: 60_000,
+			apart_ms: 1000,
+		});
+		const hidden = Math.max(...ids);
+		control.hideScans([hidden]);
+		const visible = ids.filter((id) => id !== hidden).sort((a, b) => b - a);
+		const x = visible[49]; // last of page 2
+		// Reads: p1, p4 (the end: the check), p2, p3, p1 again, then p2–p4 side by side.
+		// Before page 2 is read: the hidden scan is listed (x moves to page 3).
+		control.duringListing(0, { page: 2, reveal: [hidden] });
+		// Before page 3 is read: the 30th newest is processed again (x moves back to page 2).
+		control.duringListing(0, { page: 3, status: { ids: [visible[29]], status: 'processing' } });
+		// Before page 2 is read again: the 25 scans page 1 held are processed again (x moves to page 1).
+		control.duringListing(1, {
+			page: 2,
+			status: { ids: [hidden, ...visible.slice(0, 24)], status: 'processing' },
+		});
+		const result = await run(sb.env(), getManyParams('completed'));
+		expect(result.error).toBeUndefined();
+		expect(listings()).toEqual([1, 4, 2, 3, 1, 2, 3, 4]);
+		// x was completed throughout the read: it must come out.
+		expect(idsOf(result)).toContain(x);
+	},
+);
