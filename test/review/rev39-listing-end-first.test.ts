@@ -154,3 +154,24 @@ describe('rev39: end page first, proven from timestamps', () => {
 		expect(new Set(ids).size).toBe(ids.length);
 	});
 });
+
+describe('rev39: meta lying about the page size (pre-existing at c7c2c71)', () => {
+	test.failing.each(['grows', 'any'] as const)(
+		"DEFECT (%s): meta says per_page 50 (and 4 pages, 100 records) while pages hold the spec's 25: the read ends after page 1, 75 records silently missing",
+		async (changes) => {
+			const fetchPage = async (page: number): Promise<ListingPage> => {
+				const items: IDataObject[] = [];
+				for (let id = 100 - (page - 1) * 25; id > Math.max(0, 100 - page * 25); id--)
+					items.push({
+						id,
+						status: 'completed',
+						updated_at: new Date(Date.UTC(2026, 0, 1) + id * 1000).toISOString(),
+					});
+				return { items, meta: { current_page: page, per_page: 50, last_page: 4, total: 100 } };
+			};
+			const result = await readListing(options(fetchPage, { changes }));
+			// What should happen: all 100, or an error saying the pages contradict meta.
+			expect(result.records).toHaveLength(100);
+		},
+	);
+});
