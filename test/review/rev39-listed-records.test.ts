@@ -5,50 +5,24 @@
  * of GET /scans (the spec: "Response envelope of GET /scans: not shown"; it returns "a list of
  * scans" without saying whether they are whole).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import { isFullScan } from '../../nodes/shared/scans/status';
 import { getManyParams, jsonOf, run, useSandbox } from '../node/helpers';
+import { jsonBody, startFront } from './rev39-front';
 
 const sb = useSandbox();
 
 /** A front server: GET /scans answers with `change` applied to every listed record. */
-async function front(
-	change: (record: IDataObject) => void,
-): Promise<{ base: string; close: () => Promise<void> }> {
-	const target = new URL(sb.get().baseUrl);
-	const server = http.createServer((req, res) => {
-		const url = new URL(req.url ?? '/', target.origin);
-		const headers = { ...req.headers, host: target.host };
-		const upstream = http.request(url, { method: req.method, headers }, (answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (c: Buffer) => chunks.push(c));
-			answer.on('end', () => {
-				let body = Buffer.concat(chunks);
-				const listing = req.method === 'GET' && /\/scans$/.test(url.pathname);
-				if (listing && answer.statusCode === 200) {
-					const parsed = JSON.parse(body.toString()) as IDataObject | IDataObject[];
-					const list = Array.isArray(parsed) ? parsed : (parsed.data as IDataObject[]);
-					for (const record of list) change(record);
-					body = Buffer.from(JSON.stringify(parsed));
-				}
-				const out = { ...answer.headers, 'content-length': String(body.length) };
-				delete out['transfer-encoding'];
-				res.writeHead(answer.statusCode ?? 502, out);
-				res.end(body);
-			});
-		});
-		req.pipe(upstream);
+async function front(change: (record: IDataObject) => void) {
+	return await startFront(sb.get().baseUrl, (request, answer) => {
+		if (request.method !== 'GET' || !/\/scans$/.test(request.path) || answer.status !== 200)
+			return answer;
+		const parsed = jsonBody(answer) as IDataObject | IDataObject[];
+		const list = Array.isArray(parsed) ? parsed : (parsed.data as IDataObject[]);
+		for (const record of list) change(record);
+		return { ...answer, body: Buffer.from(JSON.stringify(parsed)) };
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		base: `http://127.0.0.1:${port}${target.pathname}`,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
 }
 
 describe.each([
