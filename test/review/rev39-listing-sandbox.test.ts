@@ -48,3 +48,70 @@ test.failing(
 		expect(idsOf(result)).toContain(x);
 	},
 );
+
+/** Exactly once each of `throughout`, at most once each of `changed`, nothing else. */
+function expectOnce(out: number[], throughout: number[], changed: number[] = []) {
+	expect(new Set(out).size).toBe(out.length);
+	expect(out.filter((id) => throughout.includes(id)).sort((a, b) => a - b)).toEqual(
+		[...throughout].sort((a, b) => a - b),
+	);
+	expect(out.filter((id) => !throughout.includes(id) && !changed.includes(id))).toEqual([]);
+}
+
+describe.each(['empty', '404', '422', 'last'] as const)(
+	'held: 90 completed scans, a page past the end answered %s',
+	(pageEnd) => {
+		const seed = () => {
+			sb.get().control.setListing({ pageEnd });
+			const ids = sb.get().control.seedScans({
+				count: 90,
+				status: 'completed',
+				age_ms: 60_000,
+				apart_ms: 1000,
+			});
+			return [...ids].sort((a, b) => b - a);
+		};
+
+		test('the 15 oldest leave exactly when the end page is read: the 75 others once each', async () => {
+			const ids = seed();
+			const leaving = ids.slice(75);
+			sb.get().control.duringListing(0, {
+				page: 4,
+				status: { ids: leaving, status: 'processing' },
+			});
+			const result = await run(sb.env(), getManyParams('completed'));
+			expect(result.error).toBeUndefined();
+			expectOnce(idsOf(result), ids.slice(0, 75), leaving);
+		});
+
+		test('20 new completed scans join exactly when the end page is read: the 90 once each', async () => {
+			const ids = seed();
+			sb.get().control.duringListing(0, { page: 4, create: { count: 20, status: 'completed' } });
+			const result = await run(sb.env(), getManyParams('completed'));
+			expect(result.error).toBeUndefined();
+			const out = idsOf(result);
+			expectOnce(
+				out,
+				ids,
+				out.filter((id) => !ids.includes(id)),
+			);
+		});
+
+		test('a scan processed again (leaves, then completes again) while pages 2 and 1 are read: the others once each', async () => {
+			const ids = seed();
+			const again = ids[30];
+			sb.get().control.duringListing(0, {
+				page: 2,
+				status: { ids: [again], status: 'processing' },
+			});
+			sb.get().control.duringListing(1, { page: 1, status: { ids: [again], status: 'completed' } });
+			const result = await run(sb.env(), getManyParams('completed'));
+			expect(result.error).toBeUndefined();
+			expectOnce(
+				idsOf(result),
+				ids.filter((id) => id !== again),
+				[again],
+			);
+		});
+	},
+);
