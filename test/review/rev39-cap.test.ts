@@ -7,25 +7,17 @@ import { getManyParams, idsOf, run, useSandbox } from '../node/helpers';
 
 const sb = useSandbox();
 
-const listings = () =>
-	sb
-		.get()
-		.control.requests()
-		.filter((r) => r.method === 'GET' && r.path === '/scans');
-
 test.failing(
 	'DEFECT: Status = completed over 9,700 unchanging scans (388 pages, bare lists) fails saying the listing took more than 400 pages (10000 records)',
 	async () => {
 		sb.get().control.reset({ envelope: 'bare' });
 		sb.get().control.seedScans({ count: 9700, status: 'completed', age_ms: 60_000 });
 		const result = await run(sb.env(), getManyParams('completed'));
-		// The checks fill the cap: 401 reads of a listing of 388 pages.
-		expect(listings().length).toBe(401);
-		expect(result.error?.message).toMatch(/took more than 400 pages/);
+		// Today the checks fill the cap: 401 reads of a listing of 388 pages, then the error.
 		// What should happen: the message never claims more records than the listing holds
 		// (9,700 < 10,000): it should say pages read, checks included, or leave room for the
 		// checks so a listing under 10,000 scans (docs/reference.md) is read.
-		expect(result.error?.message).not.toContain('(10000 records)');
+		expect(result.error?.message ?? '').not.toContain('(10000 records)');
 	},
 	90_000,
 );

