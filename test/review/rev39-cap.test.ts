@@ -7,8 +7,8 @@ import { getManyParams, idsOf, run, useSandbox } from '../node/helpers';
 
 const sb = useSandbox();
 
-test.failing(
-	'DEFECT: Status = completed over 9,700 unchanging scans (388 pages, bare lists) fails saying the listing took more than 400 pages (10000 records)',
+test(
+	'fixed: Status = completed over 9,700 unchanging scans (388 pages, bare lists) fails saying the listing took more than 400 pages (10000 records)',
 	async () => {
 		sb.get().control.reset({ envelope: 'bare' });
 		sb.get().control.seedScans({ count: 9700, status: 'completed', age_ms: 60_000 });
@@ -22,8 +22,8 @@ test.failing(
 	90_000,
 );
 
-test.failing(
-	'DEFECT: Status = completed over 7,000 scans (280 pages), one processed again during the read: fails with "more than 400 pages" (c7c2c71 read it in 421 requests)',
+test(
+	'fixed: Status = completed over 7,000 scans (280 pages), one processed again during the read: fails with "more than 400 pages" (c7c2c71 read it in 421 requests)',
 	async () => {
 		const ids = sb.get().control.seedScans({ count: 7000, status: 'completed', age_ms: 60_000 });
 		const leaving = [...ids].sort((a, b) => b - a)[3500];

@@ -44,7 +44,7 @@ describe.each([
 		[],
 	],
 ] as const)('Get Many, Status = %s', (status, field, what, value = null) => {
-	test.failing(`DEFECT: ${what} is output as listed, not as read by ID`, async () => {
+	test(`fixed: ${what} is output as listed, not as read by ID`, async () => {
 		const [id] = sb.get().control.seedScans({ count: 1, status });
 		const proxy = await front((record) => {
 			record[field] = value === null ? null : [...value];
@@ -98,15 +98,15 @@ describe('isFullScan on records GET /scans/{id} would not give', () => {
 	test('a whole completed record is the scan', () => {
 		expect(isFullScan(whole({}))).toBe(true);
 	});
-	test.failing('DEFECT: failed with error_message null is taken as whole', () => {
+	test('fixed: failed with error_message null is taken as whole', () => {
 		expect(isFullScan(whole({ status: 'failed', extracted_data: null, error_message: null }))).toBe(
 			false,
 		);
 	});
-	test.failing('DEFECT: validation_failed with validation_errors [] is taken as whole', () => {
+	test('fixed: validation_failed with validation_errors [] is taken as whole', () => {
 		expect(isFullScan(whole({ status: 'validation_failed', validation_errors: [] }))).toBe(false);
 	});
-	test.failing('DEFECT: completed with confidence null is taken as whole', () => {
+	test('fixed: completed with confidence null is taken as whole', () => {
 		expect(isFullScan(whole({ confidence: null }))).toBe(false);
 	});
 });

@@ -22,14 +22,14 @@ const SEED = 20261125;
 
 const node = { id: '1', name: 'Get Many', type: 'test', typeVersion: 1, position: [0, 0] };
 
-function contextFor(service: Service): ApiContext {
+function contextFor(service: Service, date: boolean): ApiContext {
 	return {
 		getNode: () => node,
 		getCredentials: async () => ({ baseUrl: 'https://api.example.com/api/v1', apiKey: 'k' }),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IDataObject) => {
 				const answer = await service.list(options.qs as IDataObject);
-				return { ...answer, headers: {} };
+				return { ...answer, headers: date ? { date: service.date() } : {} };
 			},
 		},
 	} as unknown as ApiContext;
@@ -58,6 +58,7 @@ const specs = fc.record({
 	delays: fc.array(fc.nat(5), { minLength: 1, maxLength: 12 }),
 	envelope: fc.constantFrom('data' as const, 'bare' as const),
 	pageEnd: fc.constantFrom<PageEnd>('empty', '404', '422', 'last', 'ignore'),
+	date: fc.boolean(),
 }) as fc.Arbitrary<ServiceSpec>;
 
 const filters = fc.constantFrom<Filter>(
@@ -84,7 +85,10 @@ async function check(spec: ServiceSpec, filter: Filter, limit?: number) {
 	const { qs, changes } = paging(filter);
 	let out: IDataObject[];
 	try {
-		out = await readPages.call(contextFor(service), '/scans', qs, { changes, limit });
+		out = await readPages.call(contextFor(service, spec.date === true), '/scans', qs, {
+			changes,
+			limit,
+		});
 	} catch (error) {
 		const message = (error as Error).message;
 		// A server that ignores `page` cannot be read past page 1: said, never silent. A server

@@ -4,8 +4,8 @@
  *
  * - scans have growing IDs, a template and a status that moves forward (uploaded → processing →
  *   completed / validation_failed / failed), and a finished scan may be processed again (it takes
- *   any final status); every change gives the scan a new `updated_at`, later than every one
- *   before it (whole seconds); the scans at the start were last changed before, `initial.ties`
+ *   any final status); every change gives the scan a new `updated_at`, a minute later than every
+ *   one before it; the scans at the start were last changed before, `initial.ties`
  *   of them in the same second;
  * - a scan may be hidden from listings and become visible later (IDs visible out of order);
  * - `GET /scans` filters by status and template, newest first, 25 a page, as a bare array or
@@ -29,7 +29,7 @@ export interface Scan {
 	template: number;
 	status: string;
 	visible: boolean;
-	/** When it last changed, in seconds (listed as `updated_at`). */
+	/** When it last changed, in minutes (listed as `updated_at`). */
 	updated: number;
 }
 
@@ -49,9 +49,12 @@ export interface ServiceSpec {
 	delays: number[];
 	envelope: 'data' | 'bare';
 	pageEnd: PageEnd;
+	/** Whether answers carry the service's time (`Date`). */
+	date?: boolean;
 }
 
 const FINAL = new Set(['completed', 'validation_failed', 'failed']);
+const minute = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();
 
 function next(status: string, pick: number): string {
 	if (status === 'uploaded') return 'processing';
@@ -83,8 +86,13 @@ export class Service {
 	readonly sizes = new Set<number>();
 	readonly unfiltered = new Set<number>();
 	private requested = 0;
-	/** The service's clock (seconds): one more at every change. */
+	/** The service's clock (minutes): one more at every change. */
 	private clock = 0;
+
+	/** The service's time now, as its `Date` header says it. */
+	date(): string {
+		return new Date(Date.parse(minute(this.clock))).toUTCString();
+	}
 	private watchers: Array<{ filter: Filter; always?: Set<number>; ever: Set<number> }> = [];
 
 	constructor(private readonly spec: ServiceSpec) {
@@ -160,7 +168,7 @@ export class Service {
 				id: s.id,
 				status: s.status,
 				template_id: s.template,
-				updated_at: new Date(Date.UTC(2026, 0, 1) + s.updated * 1000).toISOString(),
+				updated_at: minute(s.updated),
 			}));
 		this.sizes.add(all.length);
 		if (filter.status === undefined && filter.template === undefined)

@@ -47,7 +47,10 @@ function redirectedWorkflow(credential, stamp) {
 			node(
 				'Upload and wait',
 				[600, 200],
-				uploadParameters({ waitForCompletion: true, options: waiting }),
+				uploadParameters({
+					waitForCompletion: true,
+					options: { ...waiting, onDuplicate: 'returnExisting' },
+				}),
 			),
 		],
 		connections: {
@@ -105,12 +108,16 @@ export async function checkRedirects(ctx) {
 			const errors = ['Account', 'Upload', 'Upload and wait'].map((name) =>
 				String(nodeItems(run.run, name)[0]?.error ?? ''),
 			);
-			const expected = [302, 307, 302].map((status) => `(HTTP ${status}) to ${moved}`);
+			// The upload's 307 may follow a stored upload: sent again here, it ends as the scan it made
+			// (issue 39), which the second upload returns and waits for.
+			const expected = [`(HTTP 302) to ${moved}`, '', `(HTTP 302) to ${moved}`];
+			const uploaded = nodeItems(run.run, 'Upload')[0]?.id;
 			const schemes = (await sandbox.requests()).map((r) => r.authScheme);
 			const reached = await elsewhere.requests();
 			ctx.check(
-				`redirects to another origin (key sent as ${mode}): GET /account, the upload and Wait for Completion's read each fail naming where they pointed; nothing reaches the other origin`,
-				errors.every((error, i) => error.includes(expected[i])) &&
+				`redirects to another origin (key sent as ${mode}): GET /account and Wait for Completion's read fail naming where they pointed, the upload sent again ends as its scan; nothing reaches the other origin`,
+				errors.every((error, i) => (expected[i] ? error.includes(expected[i]) : error === '')) &&
+					uploaded !== undefined &&
 					errors.every((error) => !error.includes('secret-in-query')) &&
 					reached.length === 0 &&
 					schemes.every(
