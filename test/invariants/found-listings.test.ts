@@ -351,3 +351,84 @@ test('invariant 10: 27 processing scans, page 2 (which page 1 says exists) answe
 	});
 	expect(broken).toEqual([]);
 }, 120_000);
+
+test('invariant 8: a poll whose page 1 holds one scan while meta says 20,000 pages and 25 a page ends on page 1 (a page past the end answers 404): the scan comes out (seed 88)', async () => {
+	// Found while page 1 holding fewer than per_page, with more pages in meta, set the page size.
+	const broken = await replayCase({
+		kind: 'poll',
+		world: {
+			envelope: 'data',
+			listedScans: 'full',
+			duplicateCheck: 'afterLimits',
+			retryAfter: false,
+			pageEnd: '404',
+			ignorePage: false,
+			metaPages: 20000,
+			failedBody: 'topLevel',
+			storedFilename: 'basename',
+			latencyMs: 3,
+			rateLimit: 12,
+			credits: 2000,
+			hourFill: 0,
+			history: [],
+			authHeader: 'authorization',
+			rewrites: [
+				{
+					rule: 'unpromisedFields',
+					value: 'missing',
+					method: 'GET',
+					path: '^/scans$',
+					after: 0,
+					times: 1000,
+				},
+			],
+		},
+		settings: {
+			events: ['scan.completed', 'scan.failed'],
+			includeValidationFailed: true,
+			splitIntoRows: false,
+			includeFullScan: false,
+			version: 1,
+		},
+		rounds: [
+			{
+				finished: [
+					{
+						count: 1,
+						status: 'completed',
+						template: 1,
+					},
+				],
+				processing: 0,
+				hidden: 0,
+				faults: [
+					{
+						on: 'listing',
+						kind: 'redirect',
+						status: 301,
+						to: 'same',
+						after: 0,
+						times: 1,
+					},
+				],
+				restart: false,
+			},
+			{
+				finished: [],
+				processing: 0,
+				hidden: 0,
+				faults: [
+					{
+						on: 'scanRead',
+						kind: 'status',
+						status: 429,
+						after: 0,
+						times: 2,
+					},
+				],
+				restart: false,
+			},
+		],
+	});
+	expect(broken).toEqual([]);
+}, 120_000);

@@ -120,10 +120,9 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	};
 
 	let first = await read(1);
-	// Page 1 holding fewer than `meta.per_page` while `meta` counts more pages: pages hold fewer.
-	const said = pageSizeOf(first, options.pageSize);
-	const fewer = first.items.length < said && (pageCountOf(first, said) ?? 1) > 1;
-	const pageSize = fewer && first.items.length > 0 ? first.items.length : said;
+	// A `meta.per_page` above the spec's 25 counts only when page 1 holds more than 25.
+	const most = Math.max(first.items.length, options.pageSize);
+	const pageSize = Math.min(pageSizeOf(first, options.pageSize), most);
 	// The cap is on pages read, not on pages `meta` reports: it may report any count.
 	const count = pageCountOf(first, pageSize);
 	// Up to 3 pages, checking them again costs less than finding the end first.
