@@ -130,6 +130,12 @@ const sameFileTwice = (doc: fc.Arbitrary<number>): fc.Arbitrary<UploadDoc[]> =>
 			{ doc: y, name: name + 1, onDuplicate: 'returnExisting' as const },
 		]);
 
+/** The settings with the service's own hourly limit (no "Hourly Upload Limit" option). */
+function withoutHourlyLimit(settings: UploadSettings): UploadSettings {
+	const { hourlyLimit: _limit, ...rest } = settings;
+	return rest;
+}
+
 const runArb = (docs: fc.Arbitrary<UploadDoc[]>): fc.Arbitrary<UploadRun> =>
 	fc.record({
 		docs,
@@ -191,13 +197,15 @@ const uploadRunArb: fc.Arbitrary<UploadRun> = fc.oneof(
 const reRunArb = (
 	settings: fc.Arbitrary<UploadSettings>,
 	again = runArb(fc.constant([])),
+	firstRun = uploadRunArb,
+	rewrites = rewritesArb,
 ): fc.Arbitrary<UploadCase> =>
 	fc
 		.record({
 			kind: fc.constant('upload' as const),
-			world: worldArb(historyArb(), rewritesArb),
+			world: worldArb(historyArb(), rewrites),
 			settings,
-			first: uploadRunArb,
+			first: firstRun,
 			again,
 			twice: sameFileTwice(fc.constant(0)),
 		})
@@ -210,6 +218,86 @@ const reRunArb = (
 				{ ...again, laterMs: 0, docs: twice.map((d) => ({ ...d, doc: first.docs[0].doc })) },
 			],
 		}));
+
+/**
+ * What refuses the batch's uploads: the service (a 429 or a 402) from the first upload on or
+ * after one, or another client filling the hour after the first upload.
+ */
+const refusalArb: fc.Arbitrary<Pick<UploadRun, 'faults' | 'activity'>> = fc.oneof(
+	{
+		weight: 3,
+		arbitrary: fc
+			.record({ status: weighted([2, 429], [1, 402]), after: weighted([3, 0], [1, 1]) })
+			.map(({ status, after }) => ({
+				faults: [{ on: 'upload' as const, kind: 'status' as const, status, after, times: 2 }],
+				activity: [],
+			})),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.constant<Pick<UploadRun, 'faults' | 'activity'>>({
+			faults: [],
+			activity: [
+				{
+					on: 'upload' as const,
+					after: 1,
+					what: 'fillHour' as const,
+					count: 0,
+					template: 2 as const,
+				},
+			],
+		}),
+	},
+);
+
+/**
+ * A limit refusal as a batch starts: more new documents than the pace's first window (5), more
+ * places than that (Concurrency), often under a template whose listing is long. The uploads
+ * waiting for a place when the refusal arrives are not sent (invariant 7), and a document
+ * refused under "Return Existing Scan" is looked for only among the scans already read, not down
+ * the whole listing (invariant 9: hence mostly without Wait for Completion, whose rounds the
+ * bound allows for).
+ */
+const refusedBatchArb: fc.Arbitrary<UploadCase> = fc
+	.record({
+		world: worldArb(
+			fc.oneof(
+				historyArb(),
+				fc.constantFrom(1200, 2000).map((count) => [
+					{ count, status: 'completed' as const, template: 1 as const },
+					{ count: 5, status: 'completed' as const, template: 2 as const },
+				]),
+			),
+		),
+		settings: uploadSettingsArb,
+		wait: weighted<UploadSettings['waitForCompletion']>([3, false], [1, true]),
+		concurrency: weighted([3, 64], [1, 2]),
+		docs: fc.array(
+			fc.record({
+				doc: fc.integer({ min: 4, max: 39 }),
+				name: fc.nat(2),
+				onDuplicate: fc.constantFrom<OnDuplicate>('error', 'returnExisting', 'returnExisting'),
+			}),
+			{ minLength: 6, maxLength: 10 },
+		),
+		refusal: refusalArb,
+	})
+	.map(({ world, settings, wait, concurrency, docs, refusal }) => ({
+		kind: 'upload' as const,
+		// The refusal drawn is the first: the hour and the credit leave room for every document.
+		world: { ...world, rateLimit: 200, hourFill: 0, credits: 2000 },
+		settings: { ...withoutHourlyLimit(settings), waitForCompletion: wait, concurrency },
+		runs: [{ docs, ...refusal, laterMs: 0 }],
+	}));
+
+/** Per-item choice, fingerprints on (the re-run whose first item is refused as already uploaded). */
+const perItemSettingsArb = uploadSettingsArb.map((settings) => ({
+	...settings,
+	version: 1.1 as const,
+	onDuplicate: 'perItem' as const,
+	storedFileName: 'withFingerprint' as const,
+}));
+const noRun = fc.constant<UploadRun>({ docs: [], faults: [], activity: [], laterMs: 0 });
 
 export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 	{
@@ -226,16 +314,29 @@ export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 		weight: 2,
 		// The same with the choice per item, fingerprints on: the first item refused at its upload
 		// (409, "Error"), its repeats choosing "Return Existing Scan".
+		arbitrary: reRunArb(perItemSettingsArb, noRun),
+	},
+	{
+		weight: 1,
+		// The same without Continue On Fail, after a first run that stored the file, and without
+		// an Hourly Upload Limit (one document then needs no check before it is sent): the first
+		// item's 409 stops the node, and its repeats read nothing after it (invariant 5).
 		arbitrary: reRunArb(
-			uploadSettingsArb.map((settings) => ({
-				...settings,
-				version: 1.1 as const,
-				onDuplicate: 'perItem' as const,
-				storedFileName: 'withFingerprint' as const,
+			perItemSettingsArb.map((settings) => ({
+				...withoutHourlyLimit(settings),
+				continueOnFail: false,
 			})),
-			fc.constant({ docs: [], faults: [], activity: [], laterMs: 0 }),
+			noRun,
+			runArb(fc.array(docArb, { minLength: 1, maxLength: 4 })).map((run) => ({
+				...run,
+				faults: [],
+				activity: [],
+				laterMs: 0,
+			})),
+			fc.constant([]),
 		),
 	},
+	{ weight: 2, arbitrary: refusedBatchArb },
 );
 
 const statusArb = fc.constantFrom<ScanStatus>(
