@@ -225,9 +225,9 @@ const reRunArb = (
  */
 const refusalArb: fc.Arbitrary<Pick<UploadRun, 'faults' | 'activity'>> = fc.oneof(
 	{
-		weight: 3,
+		weight: 5,
 		arbitrary: fc
-			.record({ status: weighted([2, 429], [1, 402]), after: weighted([3, 0], [1, 1]) })
+			.record({ status: weighted([2, 429], [1, 402]), after: weighted([5, 0], [1, 1]) })
 			.map(({ status, after }) => ({
 				faults: [{ on: 'upload' as const, kind: 'status' as const, status, after, times: 2 }],
 				activity: [],
@@ -271,14 +271,15 @@ const refusedBatchArb: fc.Arbitrary<UploadCase> = fc
 		),
 		settings: uploadSettingsArb,
 		wait: weighted<UploadSettings['waitForCompletion']>([3, false], [1, true]),
-		concurrency: weighted([3, 64], [1, 2]),
-		docs: fc.array(
+		concurrency: weighted([5, 64], [1, 2]),
+		// Distinct new documents (one upload each), more than the pace's first window.
+		docs: fc.uniqueArray(
 			fc.record({
 				doc: fc.integer({ min: 4, max: 39 }),
 				name: fc.nat(2),
 				onDuplicate: fc.constantFrom<OnDuplicate>('error', 'returnExisting', 'returnExisting'),
 			}),
-			{ minLength: 6, maxLength: 10 },
+			{ minLength: 7, maxLength: 10, selector: (d) => d.doc },
 		),
 		refusal: refusalArb,
 	})
@@ -317,15 +318,23 @@ export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 		arbitrary: reRunArb(perItemSettingsArb, noRun),
 	},
 	{
-		weight: 1,
-		// The same without Continue On Fail, after a first run that stored the file, and without
-		// an Hourly Upload Limit (one document then needs no check before it is sent): the first
-		// item's 409 stops the node, and its repeats read nothing after it (invariant 5).
+		weight: 2,
+		// The same after a first run without faults that stored the file. With Continue On Fail
+		// and an Hourly Upload Limit, the check before the uploads holds the first item back and
+		// its repeats learn why at once; without either (one document then needs no check), the
+		// first item's 409 stops the node and its repeats read nothing after it (invariant 5).
 		arbitrary: reRunArb(
-			perItemSettingsArb.map((settings) => ({
-				...withoutHourlyLimit(settings),
-				continueOnFail: false,
-			})),
+			fc.oneof(
+				perItemSettingsArb.map((settings) => ({
+					...settings,
+					hourlyLimit: settings.hourlyLimit ?? 150,
+					continueOnFail: true,
+				})),
+				perItemSettingsArb.map((settings) => ({
+					...withoutHourlyLimit(settings),
+					continueOnFail: false,
+				})),
+			),
 			noRun,
 			runArb(fc.array(docArb, { minLength: 1, maxLength: 4 })).map((run) => ({
 				...run,
@@ -336,7 +345,7 @@ export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 			fc.constant([]),
 		),
 	},
-	{ weight: 2, arbitrary: refusedBatchArb },
+	{ weight: 3, arbitrary: refusedBatchArb },
 );
 
 const statusArb = fc.constantFrom<ScanStatus>(
