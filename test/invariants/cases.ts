@@ -291,6 +291,39 @@ const refusedBatchArb: fc.Arbitrary<UploadCase> = fc
 		runs: [{ docs, ...refusal, laterMs: 0 }],
 	}));
 
+/**
+ * New documents waited for while every read of their scans fails for a while (a 429, a 404, a
+ * 5xx): the uploads were charged, so each item, or the stop error, names its scan (invariant 2).
+ */
+const readsFailWhileWaitingArb: fc.Arbitrary<UploadCase> = fc
+	.record({
+		world: worldArb(historyArb()),
+		settings: uploadSettingsArb,
+		docs: fc.uniqueArray(
+			fc.record({
+				doc: fc.integer({ min: 4, max: 39 }),
+				name: fc.nat(2),
+				onDuplicate: fc.constantFrom<OnDuplicate>('error', 'returnExisting'),
+			}),
+			{ minLength: 1, maxLength: 3, selector: (d) => d.doc },
+		),
+		status: fc.constantFrom(429, 404, 503),
+		times: fc.constantFrom(2, 6),
+	})
+	.map(({ world, settings, docs, status, times }) => ({
+		kind: 'upload' as const,
+		world: { ...world, rateLimit: 200, hourFill: 0, credits: 2000 },
+		settings: { ...settings, waitForCompletion: true },
+		runs: [
+			{
+				docs,
+				faults: [{ on: 'scanRead' as const, kind: 'status' as const, status, after: 0, times }],
+				activity: [],
+				laterMs: 0,
+			},
+		],
+	}));
+
 /** Per-item choice, fingerprints on (the re-run whose first item is refused as already uploaded). */
 const perItemSettingsArb = uploadSettingsArb.map((settings) => ({
 	...settings,
@@ -346,6 +379,7 @@ export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 		),
 	},
 	{ weight: 3, arbitrary: refusedBatchArb },
+	{ weight: 1, arbitrary: readsFailWhileWaitingArb },
 );
 
 const statusArb = fc.constantFrom<ScanStatus>(
@@ -502,7 +536,7 @@ const outcomeArb = fc.constantFrom<Outcome>(
 	'failed',
 );
 
-export const pollCaseArb: fc.Arbitrary<PollCase> = fc.record({
+const pollAnyArb: fc.Arbitrary<PollCase> = fc.record({
 	kind: fc.constant('poll' as const),
 	world: worldArb(
 		historyArb(fc.constantFrom<ScanStatus>('completed', 'failed', 'processing')),
@@ -527,6 +561,44 @@ export const pollCaseArb: fc.Arbitrary<PollCase> = fc.record({
 		{ minLength: 1, maxLength: 4 },
 	),
 });
+
+/**
+ * Poll cases; one in four with finished scans the trigger's events leave out, listed brief and
+ * answered as the sandbox gives them, then 60 more above them: each is settled from its listed
+ * record, not followed (and read down to) at every poll (invariant 9).
+ */
+export const pollCaseArb: fc.Arbitrary<PollCase> = fc.oneof(
+	{ weight: 3, arbitrary: pollAnyArb },
+	{
+		weight: 1,
+		arbitrary: fc
+			.record({
+				base: pollAnyArb,
+				wanted: fc.constantFrom<Outcome>('completed', 'failed'),
+				count: fc.constantFrom(1, 3),
+			})
+			.map(({ base, wanted, count }): PollCase => {
+				const left: Outcome = wanted === 'completed' ? 'failed' : 'completed';
+				const round = (finished: PollRound['finished']): PollRound => ({
+					finished,
+					processing: 0,
+					hidden: 0,
+					faults: [],
+					restart: false,
+				});
+				return {
+					...base,
+					world: { ...base.world, listedScans: 'brief', rewrites: [] },
+					settings: { ...base.settings, events: [`scan.${wanted}`] },
+					rounds: [
+						round([{ count, status: left, template: 1 }]),
+						...base.rounds,
+						round([{ count: 60, status: left, template: 1 }]),
+					],
+				};
+			}),
+	},
+);
 
 const stepArb: fc.Arbitrary<WebhookStep> = fc.oneof(
 	{
