@@ -130,6 +130,12 @@ const sameFileTwice = (doc: fc.Arbitrary<number>): fc.Arbitrary<UploadDoc[]> =>
 			{ doc: y, name: name + 1, onDuplicate: 'returnExisting' as const },
 		]);
 
+/** The settings with the service's own hourly limit (no "Hourly Upload Limit" option). */
+function withoutHourlyLimit(settings: UploadSettings): UploadSettings {
+	const { hourlyLimit: _limit, ...rest } = settings;
+	return rest;
+}
+
 const runArb = (docs: fc.Arbitrary<UploadDoc[]>): fc.Arbitrary<UploadRun> =>
 	fc.record({
 		docs,
@@ -191,13 +197,15 @@ const uploadRunArb: fc.Arbitrary<UploadRun> = fc.oneof(
 const reRunArb = (
 	settings: fc.Arbitrary<UploadSettings>,
 	again = runArb(fc.constant([])),
+	firstRun = uploadRunArb,
+	rewrites = rewritesArb,
 ): fc.Arbitrary<UploadCase> =>
 	fc
 		.record({
 			kind: fc.constant('upload' as const),
-			world: worldArb(historyArb(), rewritesArb),
+			world: worldArb(historyArb(), rewrites),
 			settings,
-			first: uploadRunArb,
+			first: firstRun,
 			again,
 			twice: sameFileTwice(fc.constant(0)),
 		})
@@ -210,6 +218,120 @@ const reRunArb = (
 				{ ...again, laterMs: 0, docs: twice.map((d) => ({ ...d, doc: first.docs[0].doc })) },
 			],
 		}));
+
+/**
+ * What refuses the batch's uploads: the service (a 429 or a 402) from the first upload on or
+ * after one, or another client filling the hour after the first upload.
+ */
+const refusalArb: fc.Arbitrary<Pick<UploadRun, 'faults' | 'activity'>> = fc.oneof(
+	{
+		weight: 5,
+		arbitrary: fc
+			.record({ status: weighted([2, 429], [1, 402]), after: weighted([5, 0], [1, 1]) })
+			.map(({ status, after }) => ({
+				faults: [{ on: 'upload' as const, kind: 'status' as const, status, after, times: 2 }],
+				activity: [],
+			})),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.constant<Pick<UploadRun, 'faults' | 'activity'>>({
+			faults: [],
+			activity: [
+				{
+					on: 'upload' as const,
+					after: 1,
+					what: 'fillHour' as const,
+					count: 0,
+					template: 2 as const,
+				},
+			],
+		}),
+	},
+);
+
+/**
+ * A limit refusal as a batch starts: more new documents than the pace's first window (5), more
+ * places than that (Concurrency), often under a template whose listing is long. The uploads
+ * waiting for a place when the refusal arrives are not sent (invariant 7), and a document
+ * refused under "Return Existing Scan" is looked for only among the scans already read, not down
+ * the whole listing (invariant 9: hence mostly without Wait for Completion, whose rounds the
+ * bound allows for).
+ */
+const refusedBatchArb: fc.Arbitrary<UploadCase> = fc
+	.record({
+		world: worldArb(
+			fc.oneof(
+				historyArb(),
+				fc.constantFrom(1200, 2000).map((count) => [
+					{ count, status: 'completed' as const, template: 1 as const },
+					{ count: 5, status: 'completed' as const, template: 2 as const },
+				]),
+			),
+		),
+		settings: uploadSettingsArb,
+		wait: weighted<UploadSettings['waitForCompletion']>([3, false], [1, true]),
+		concurrency: weighted([5, 64], [1, 2]),
+		// Distinct new documents (one upload each), more than the pace's first window.
+		docs: fc.uniqueArray(
+			fc.record({
+				doc: fc.integer({ min: 4, max: 39 }),
+				name: fc.nat(2),
+				onDuplicate: fc.constantFrom<OnDuplicate>('error', 'returnExisting', 'returnExisting'),
+			}),
+			{ minLength: 7, maxLength: 10, selector: (d) => d.doc },
+		),
+		refusal: refusalArb,
+	})
+	.map(({ world, settings, wait, concurrency, docs, refusal }) => ({
+		kind: 'upload' as const,
+		// The refusal drawn is the first: the hour and the credit leave room for every document.
+		world: { ...world, rateLimit: 200, hourFill: 0, credits: 2000 },
+		settings: { ...withoutHourlyLimit(settings), waitForCompletion: wait, concurrency },
+		runs: [{ docs, ...refusal, laterMs: 0 }],
+	}));
+
+/**
+ * New documents waited for while every read of their scans fails for a while (a 429, a 404, a
+ * 5xx): the uploads were charged, so each item, or the stop error, names its scan (invariant 2).
+ */
+const readsFailWhileWaitingArb: fc.Arbitrary<UploadCase> = fc
+	.record({
+		world: worldArb(historyArb()),
+		settings: uploadSettingsArb,
+		docs: fc.uniqueArray(
+			fc.record({
+				doc: fc.integer({ min: 4, max: 39 }),
+				name: fc.nat(2),
+				onDuplicate: fc.constantFrom<OnDuplicate>('error', 'returnExisting'),
+			}),
+			{ minLength: 1, maxLength: 3, selector: (d) => d.doc },
+		),
+		status: fc.constantFrom(429, 404, 503),
+		times: fc.constantFrom(2, 6),
+	})
+	.map(({ world, settings, docs, status, times }) => ({
+		kind: 'upload' as const,
+		world: { ...world, rateLimit: 200, hourFill: 0, credits: 2000 },
+		settings: { ...settings, waitForCompletion: true },
+		runs: [
+			{
+				docs,
+				faults: [{ on: 'scanRead' as const, kind: 'status' as const, status, after: 0, times }],
+				activity: [],
+				laterMs: 0,
+			},
+		],
+	}));
+
+/** Per-item choice, fingerprints on (the re-run whose first item is refused as already uploaded). */
+const perItemSettingsArb = uploadSettingsArb.map((settings) => ({
+	...settings,
+	version: 1.1 as const,
+	onDuplicate: 'perItem' as const,
+	storedFileName: 'withFingerprint' as const,
+}));
+const noRun = fc.constant<UploadRun>({ docs: [], faults: [], activity: [], laterMs: 0 });
 
 export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 	{
@@ -226,16 +348,46 @@ export const uploadCaseArb: fc.Arbitrary<UploadCase> = fc.oneof(
 		weight: 2,
 		// The same with the choice per item, fingerprints on: the first item refused at its upload
 		// (409, "Error"), its repeats choosing "Return Existing Scan".
+		arbitrary: reRunArb(perItemSettingsArb, noRun),
+	},
+	{
+		weight: 3,
+		// The same after a first run without faults that stored the file. With Continue On Fail
+		// and an Hourly Upload Limit, the check before the uploads holds the first item back and
+		// its repeats learn why at once; without either (one document then needs no check), the
+		// first item's 409 stops the node and its repeats read nothing after it (invariant 5).
 		arbitrary: reRunArb(
-			uploadSettingsArb.map((settings) => ({
-				...settings,
-				version: 1.1 as const,
-				onDuplicate: 'perItem' as const,
-				storedFileName: 'withFingerprint' as const,
+			fc.oneof(
+				{
+					weight: 2,
+					arbitrary: perItemSettingsArb.map((settings) => ({
+						...settings,
+						hourlyLimit: settings.hourlyLimit ?? 150,
+						continueOnFail: true,
+						// Not waiting: an execution that hangs is called so after 14 s, not 34 s.
+						waitForCompletion: false,
+					})),
+				},
+				{
+					weight: 1,
+					arbitrary: perItemSettingsArb.map((settings) => ({
+						...withoutHourlyLimit(settings),
+						continueOnFail: false,
+					})),
+				},
+			),
+			noRun,
+			runArb(fc.array(docArb, { minLength: 1, maxLength: 4 })).map((run) => ({
+				...run,
+				faults: [],
+				activity: [],
+				laterMs: 0,
 			})),
-			fc.constant({ docs: [], faults: [], activity: [], laterMs: 0 }),
+			fc.constant([]),
 		),
 	},
+	{ weight: 3, arbitrary: refusedBatchArb },
+	{ weight: 1, arbitrary: readsFailWhileWaitingArb },
 );
 
 const statusArb = fc.constantFrom<ScanStatus>(
@@ -392,7 +544,7 @@ const outcomeArb = fc.constantFrom<Outcome>(
 	'failed',
 );
 
-export const pollCaseArb: fc.Arbitrary<PollCase> = fc.record({
+const pollAnyArb: fc.Arbitrary<PollCase> = fc.record({
 	kind: fc.constant('poll' as const),
 	world: worldArb(
 		historyArb(fc.constantFrom<ScanStatus>('completed', 'failed', 'processing')),
@@ -417,6 +569,44 @@ export const pollCaseArb: fc.Arbitrary<PollCase> = fc.record({
 		{ minLength: 1, maxLength: 4 },
 	),
 });
+
+/**
+ * Poll cases; one in four with finished scans the trigger's events leave out, listed brief and
+ * answered as the sandbox gives them, then 60 more above them: each is settled from its listed
+ * record, not followed (and read down to) at every poll (invariant 9).
+ */
+export const pollCaseArb: fc.Arbitrary<PollCase> = fc.oneof(
+	{ weight: 3, arbitrary: pollAnyArb },
+	{
+		weight: 1,
+		arbitrary: fc
+			.record({
+				base: pollAnyArb,
+				wanted: fc.constantFrom<Outcome>('completed', 'failed'),
+				count: fc.constantFrom(1, 3),
+			})
+			.map(({ base, wanted, count }): PollCase => {
+				const left: Outcome = wanted === 'completed' ? 'failed' : 'completed';
+				const round = (finished: PollRound['finished']): PollRound => ({
+					finished,
+					processing: 0,
+					hidden: 0,
+					faults: [],
+					restart: false,
+				});
+				return {
+					...base,
+					world: { ...base.world, listedScans: 'brief', rewrites: [] },
+					settings: { ...base.settings, events: [`scan.${wanted}`] },
+					rounds: [
+						round([{ count, status: left, template: 1 }]),
+						...base.rounds,
+						round([{ count: 60, status: left, template: 1 }]),
+					],
+				};
+			}),
+	},
+);
 
 const stepArb: fc.Arbitrary<WebhookStep> = fc.oneof(
 	{

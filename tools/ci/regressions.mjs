@@ -66,11 +66,17 @@ function readPatch(file) {
 	};
 }
 
-const patches = readdirSync(PATCHES)
+const all = readdirSync(PATCHES)
 	.filter((file) => file.endsWith('.patch'))
 	.sort()
-	.map(readPatch)
-	.filter((patch) => !options.only || options.only.includes(patch.id));
+	.map(readPatch);
+// `--only` selects by number: two patches of one number would run (and be reported) as one.
+for (const [i, patch] of all.entries())
+	if (!/^\d\d$/.test(patch.id) || all.findIndex((other) => other.id === patch.id) !== i) {
+		console.error(`${patch.name}.patch: each patch needs a number of its own (NN-name.patch)`);
+		process.exit(2);
+	}
+const patches = all.filter((patch) => !options.only || options.only.includes(patch.id));
 if (patches.length === 0) {
 	console.error('No regression patch selected.');
 	process.exit(2);
