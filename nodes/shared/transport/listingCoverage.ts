@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { contradictedEnd } from './listingEnds';
 import type { InParallel, Read } from './listingPages';
 import { idsOf, isEndPage, LATE_MS, recordId, sameRecords } from './listingPages';
 
@@ -18,10 +19,7 @@ import { idsOf, isEndPage, LATE_MS, recordId, sameRecords } from './listingPages
  * listed at t above page q was read (`around`), and the page below the lowest gap closes every gap. The
  * cost is the filtered pages above it read once more, never the account. A check that fails
  * (records above it changed meanwhile) is tried again, at most `rounds` times, then
- * `restless()` says so.
- *
- * Read first, the end page makes that second read unneeded (`readEndFirst`): a record read after
- * it whose `updated_at` is older than the service's time before it, less LATE_MS, was listed then.
+ * `restless()` says so. Read first, the end page makes that second read unneeded (`readEndFirst`).
  */
 
 /** The ID range each read covers: page 1 upwards, an end page (or `end`) downwards, a check that proves upwards. */
@@ -66,9 +64,10 @@ const time = (value: unknown) => (typeof value === 'string' ? Date.parse(value) 
 const stamp = (record: IDataObject) => time(record.updated_at);
 
 /**
- * Finds the end page after page 1 (`meta`'s count, else pages 4, 8, …, then halving; never past
- * `maxPages + 1`): the check, read before the pages above it. Undefined when no read showed an
- * end, or a page came again.
+ * Finds the end page after page 1: the check, read before the pages above it. First the newest
+ * pages while their oldest scan is within LATE_MS of the service's time (to be known before and
+ * after it), then `meta`'s count, else 4, 8, …, then halving; never past `maxPages + 1`. No check
+ * when no read showed an end or a page came again; `trusted` unless 404 / 422 or `meta` says more.
  */
 export async function readEndFirst(
 	first: Read,
@@ -76,19 +75,27 @@ export async function readEndFirst(
 	read: (pageNumber: number) => Promise<Read>,
 	pageSize: number,
 	maxPages: number,
-): Promise<{ reads: Read[]; check?: Read }> {
+): Promise<{ reads: Read[]; check?: Read; trusted?: boolean }> {
 	const reads = [first];
+	const date = time(first.headers?.date);
+	const cut = (date || Math.max(-Infinity, ...first.items.map(stamp))) - LATE_MS;
+	let recent = true;
+	const next = (p: number, page: Read) => {
+		recent &&= p < 10 && stamp(page.items[page.items.length - 1]) >= cut; // 200 an hour: 8 pages
+		if (recent) return p + 1;
+		if (count !== undefined && count <= maxPages && count > p) return count;
+		return p === count ? p + 1 : Math.max(4, p * 2);
+	};
 	let full = 1;
 	let end: Read | undefined;
-	const start = count !== undefined && count <= maxPages ? Math.max(2, count) : 4;
-	for (let p = Math.min(start, maxPages + 1); !end;) {
+	for (let p = Math.min(next(1, first), maxPages + 1); !end;) {
 		const page = await read(p);
 		// A page again (the server clamps or ignores `page`): the chain tells which.
 		const again = reads.some((r) => sameRecords(r, page));
 		reads.push(page);
 		if (isEndPage(page, pageSize)) end = page;
 		else if (p > maxPages || again) return { reads };
-		else [full, p] = [p, Math.min(p === count ? p + 1 : p * 2, maxPages + 1)];
+		else [full, p] = [p, Math.min(next(p, page), maxPages + 1)];
 	}
 	while (end.pageNumber - full > 1) {
 		const page = await read(Math.floor((full + end.pageNumber) / 2));
@@ -96,13 +103,14 @@ export async function readEndFirst(
 		if (isEndPage(page, pageSize)) end = page;
 		else full = page.pageNumber;
 	}
-	return { reads, check: end };
+	const trusted = end.missing === undefined && !contradictedEnd(end, first, pageSize);
+	return { reads, check: end, trusted };
 }
 
 /**
- * Whether every position above the end page `check` holds a record known to be listed when it
- * was read: read before and after it unchanged (`around`), or read after it with an
- * `updated_at` more than LATE_MS older than the service's time before it (whole seconds too).
+ * Whether every position above the end page `check` holds a record known to be listed when it was
+ * read: read before and after it unchanged, or after it with an `updated_at` more than LATE_MS
+ * older than the service's time before it (whole seconds too).
  */
 export function provenFirst(reads: Read[], check: Read | undefined, pageSize: number): boolean {
 	if (!check || idsOf(check).length !== check.items.length) return false;

@@ -20,10 +20,7 @@ export interface ListingPage {
 	headers?: IDataObject;
 }
 
-/**
- * How late a scan may become visible in a listing (the spec is silent): the poll trigger looks for
- * late scans this long, and a status listing trusts no `updated_at` newer than this before a read.
- */
+/** How late a scan may become visible in a listing (the spec is silent), and clocks may differ. */
 export const LATE_MS = 10 * 60_000;
 
 /** Runs `task(0..count-1)` at most `width` at a time; results in index order. */

@@ -132,11 +132,7 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 			? undefined
 			: await readEndFirst(first, count, read, pageSize, options.maxPages);
 	const early = endFirst?.check;
-	// A page answered 404 / 422, or empty where `meta` says more, is an end only where the chain's is.
-	const trusted =
-		early !== undefined &&
-		early.missing === undefined &&
-		contradictedEnd(early, first, pageSize) === undefined;
+	const trusted = endFirst?.trusted ? early : undefined;
 	if (early) first = await read(1);
 	const firstIds = idsOf(first);
 	const topId = firstIds.length ? Math.max(...firstIds) : undefined;
@@ -172,7 +168,8 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 		if (count !== undefined && next <= count + 1)
 			width = Math.min(width, Math.max(1, count - next + 1));
 		// Nor past the end page read first (while the chain has not passed it).
-		if (trusted && next <= early.pageNumber) width = Math.min(width, early.pageNumber - next + 1);
+		if (trusted && next <= trusted.pageNumber)
+			width = Math.min(width, trusted.pageNumber - next + 1);
 		width = Math.min(width, Math.max(1, options.maxPages - next + 1));
 		if (options.limit !== undefined)
 			width = Math.min(width, Math.max(1, Math.ceil((options.limit - unique) / pageSize)));
@@ -214,15 +211,14 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	}
 
 	const last = chain[chain.length - 1];
-	const agreed = trusted || last.pageNumber === early?.pageNumber;
+	const agreed = trusted !== undefined || last.pageNumber === early?.pageNumber;
 	const proven =
 		endFirst && early && agreed && provenFirst([...endFirst.reads, ...chain], early, pageSize)
 			? { reads: endFirst.reads, check: early }
 			: undefined;
 	if (ending === 'end' && last.items.length === 0 && !proven) {
 		const pages = contradictedEnd(last, first, pageSize);
-		// A listing that also loses records may have lost that page meanwhile: read it once more,
-		// then page 1 (does it still say the page exists?).
+		// A listing that also loses records may have lost that page: read it, then page 1, again.
 		const still = async () =>
 			(await read(last.pageNumber)).items.length > 0 ||
 			contradictedEnd(last, await read(1), pageSize) !== undefined;
