@@ -151,7 +151,12 @@ describe('isFullScan: which listed record is the scan', () => {
 			{ ...whole, extracted_data: null },
 			false,
 		],
-		['failed with extracted_data null', { ...whole, status: 'failed', extracted_data: null }, true],
+		[
+			'failed with extracted_data null and its error_message',
+			{ ...whole, status: 'failed', extracted_data: null, error_message: 'Unreadable file.' },
+			true,
+		],
+		['failed without error_message', { ...whole, status: 'failed', error_message: null }, false],
 	])('%s', (_what, record, expected) => {
 		expect(isFullScan(record as IDataObject)).toBe(expected);
 	});
