@@ -16,8 +16,6 @@ import type { UnseenRange } from './state';
 
 /** Later polls that must have listed past an unseen range before it may be dropped. */
 export const LATE_CHECKS = 2;
-/** Time an unseen range is looked for at least (from when a poll first missed it). */
-export { LATE_MS };
 /** Unseen ranges kept at most (the newest). */
 export const MAX_UNSEEN = 200;
 

@@ -7,7 +7,7 @@
 import { PollContext } from 'n8n-core';
 
 import { type Sandbox } from '../../sandbox/server';
-import { LATE_MS } from '../../nodes/DocumentScanningPollTrigger/unseen';
+import { LATE_MS } from '../../nodes/shared/transport/listingPages';
 import { emittedIds, makePoll, seed, usePollSandbox } from './helpers';
 
 let sandbox: Sandbox;

@@ -13,10 +13,10 @@ import {
 import { FOLLOW_MAX_PAGES, followPlan } from '../../nodes/DocumentScanningPollTrigger/follow';
 import type { Observation, PollState } from '../../nodes/DocumentScanningPollTrigger/state';
 import { isUnlisted, readState } from '../../nodes/DocumentScanningPollTrigger/state';
+import { LATE_MS } from '../../nodes/shared/transport/listingPages';
 import {
 	inUnseen,
 	LATE_CHECKS,
-	LATE_MS,
 	lowestUnseen,
 	MAX_UNSEEN,
 	updateUnseen,

@@ -173,10 +173,10 @@ export async function closeGaps(
 		concurrency: number;
 	},
 	/** When `provenFirst` held: the reads before the chain, and the end page among them. */
-	first?: { reads: Read[]; check: Read },
+	first?: { reads: Read[]; check?: Read },
 ): Promise<Read[]> {
 	const reads = [...(first?.reads ?? []), ...chain];
-	const proven = new Set<Read>(first ? [first.check] : []);
+	const proven = new Set<Read>(first?.check ? [first.check] : []);
 	for (let round = 0; ; round++) {
 		const page = gapBelow(reads, proven, end, need, options.pageSize);
 		if (page === undefined) return reads;

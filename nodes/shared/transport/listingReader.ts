@@ -213,8 +213,8 @@ export async function readListing(options: ListingReadOptions): Promise<ListingR
 	const last = chain[chain.length - 1];
 	const agreed = trusted !== undefined || last.pageNumber === early?.pageNumber;
 	const proven =
-		endFirst && early && agreed && provenFirst([...endFirst.reads, ...chain], early, pageSize)
-			? { reads: endFirst.reads, check: early }
+		endFirst && agreed && provenFirst([...endFirst.reads, ...chain], early, pageSize)
+			? endFirst
 			: undefined;
 	if (ending === 'end' && last.items.length === 0 && !proven) {
 		const pages = contradictedEnd(last, first, pageSize);
